@@ -1,0 +1,55 @@
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyInstance } from "fastify";
+import { tokenRoutes } from "./auth/routes.js";
+import { authenticate } from "./auth/tokens.js";
+import type { Deps } from "./core/deps.js";
+import { registerAuth } from "./core/http/auth-hook.js";
+import { registerBodyRules } from "./core/http/body.js";
+import "./core/http/context.js";
+import { registerErrorHandler } from "./core/http/error-handler.js";
+import { registerHealth } from "./core/http/health.js";
+import { registerNotFound } from "./core/http/not-found.js";
+import { registerOpenApi } from "./core/http/openapi.js";
+import { validatorCompiler } from "./core/http/validation.js";
+import { API_VERSION } from "./core/http/version.js";
+import { uuidv7 } from "./core/ids.js";
+import { internalAccountRoutes } from "./customers/account-routes.js";
+import { customerRoutes } from "./customers/routes.js";
+import { configRoutes } from "./platform/routes.js";
+
+export { API_VERSION };
+
+/** Builds the HTTP app: core plugins first, then one registration per area under the version prefix. */
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    genReqId: () => `req_${uuidv7().replace(/-/g, "")}`,
+    bodyLimit: 2 * 1024 * 1024,
+    forceCloseConnections: "idle",
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.addHook("onRoute", (route) => {
+    if (route.url.startsWith("/docs")) route.config = { ...route.config, public: true };
+  });
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  registerErrorHandler(app);
+  registerNotFound(app);
+  registerBodyRules(app);
+  registerAuth(app, (clientId, secret) => authenticate(deps.db, clientId, secret));
+  await registerOpenApi(app);
+  registerHealth(app, deps.db);
+
+  const prefix = `/${API_VERSION}`;
+  await app.register(configRoutes, { prefix, deps });
+  await app.register(tokenRoutes, { prefix, deps });
+  await app.register(customerRoutes, { prefix, deps });
+  await app.register(internalAccountRoutes, { prefix, deps });
+
+  await app.ready();
+  return app;
+}

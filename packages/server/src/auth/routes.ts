@@ -1,0 +1,49 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import type { Deps } from "../core/deps.js";
+import { Page, PageQuery, Query, SortQuery } from "../core/http/pagination.js";
+import { errorResponses } from "../core/http/schemas.js";
+import { ApiToken, CreatedApiToken, CreateTokenBody, TokenParams } from "./schemas.js";
+import { createToken, deleteToken, getToken, listTokens } from "./tokens.js";
+
+export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const tags = ["API tokens"];
+
+  app.post(
+    "/tokens",
+    { schema: { tags, body: CreateTokenBody, response: { 201: CreatedApiToken, ...errorResponses } } },
+    async (request, reply) => reply.code(201).send(await createToken(deps, request.caller, request.body)),
+  );
+
+  app.get(
+    "/tokens",
+    {
+      schema: {
+        tags,
+        querystring: Query({ ...PageQuery, ...SortQuery }),
+        response: { 200: Page(ApiToken), ...errorResponses },
+      },
+    },
+    async (request) =>
+      listTokens(deps, request.caller, {
+        limit: request.query.limit ?? 20,
+        cursor: request.query.cursor,
+        sortOrder: request.query.sortOrder ?? "desc",
+      }),
+  );
+
+  app.get(
+    "/tokens/:tokenId",
+    { schema: { tags, params: TokenParams, response: { 200: ApiToken, ...errorResponses } } },
+    async (request) => getToken(deps, request.caller, request.params.tokenId),
+  );
+
+  app.delete(
+    "/tokens/:tokenId",
+    { schema: { tags, params: TokenParams, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      await deleteToken(deps, request.caller, request.params.tokenId);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "../core/db/db.js";
+import type { Deps } from "../core/deps.js";
+import { ApiError } from "../core/errors/api-error.js";
+import { constantTimeEqual, sha256Hex } from "../core/hash.js";
+import type { Caller, Permission } from "../core/http/context.js";
+import type { PageResult } from "../core/http/pagination.js";
+import { newId, parseId } from "../core/ids.js";
+import * as store from "./store.js";
+
+export interface ApiToken {
+  id: string;
+  name: string;
+  permissions: Permission[];
+  clientId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toApiToken(row: store.TokenRow): ApiToken {
+  return {
+    id: row.id,
+    name: row.name,
+    permissions: row.permissions,
+    clientId: row.client_id,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+// Secrets are 256-bit random values, so a single SHA-256 is a sound verifier: there is nothing to brute-force.
+const hashSecret = (secret: string) => sha256Hex(secret);
+const unknownClientHash = hashSecret("paysvc-unknown-client");
+
+/** Creates a token inside the caller's transaction; the secret is returned once and stored only as a hash. */
+export async function insertNewToken(
+  tx: Parameters<typeof store.insertToken>[0],
+  platformId: string,
+  input: { name: string; permissions: Permission[] },
+  now: Date,
+): Promise<ApiToken & { clientSecret: string }> {
+  const clientId = randomBytes(16).toString("hex");
+  const clientSecret = randomBytes(32).toString("base64url");
+  const row: store.TokenRow = {
+    id: newId("Token"),
+    platform_id: platformId,
+    name: input.name,
+    permissions: [...new Set(input.permissions)],
+    client_id: clientId,
+    secret_hash: hashSecret(clientSecret),
+    created_at: now,
+    updated_at: now,
+  };
+  await store.insertToken(tx, row);
+  return { ...toApiToken(row), clientSecret };
+}
+
+/** `POST /tokens`. */
+export function createToken(deps: Deps, caller: Caller, input: { name: string; permissions: Permission[] }) {
+  return deps.db.transaction((tx) => insertNewToken(tx, caller.platformId, input, deps.clock.now()));
+}
+
+/** Resolves Basic credentials to a caller, comparing the secret hash in constant time. */
+export async function authenticate(db: Db, clientId: string, secret: string): Promise<Caller | null> {
+  const row = /^[0-9a-f]{32}$/.test(clientId) ? await store.findTokenByClientId(db, clientId) : undefined;
+  const matches = constantTimeEqual(hashSecret(secret), row?.secret_hash ?? unknownClientHash);
+  if (!row || !matches) return null;
+  return {
+    platformId: row.platform_id,
+    tokenId: row.id,
+    permissions: row.permissions,
+    environment: row.environment,
+  };
+}
+
+export async function getToken(deps: Deps, caller: Caller, rawId: string): Promise<ApiToken> {
+  const id = parseId("Token", rawId);
+  const row = id ? await store.findToken(deps.db, caller.platformId, id) : undefined;
+  if (!row) throw new ApiError("TOKEN_NOT_FOUND", { reason: `No API token ${rawId}.` });
+  return toApiToken(row);
+}
+
+export async function listTokens(
+  deps: Deps,
+  caller: Caller,
+  page: { limit: number; cursor: string | undefined; sortOrder: "asc" | "desc" },
+): Promise<PageResult<ApiToken>> {
+  const result = await store.listTokens(deps.db, caller.platformId, page);
+  return { ...result, data: result.data.map(toApiToken) };
+}
+
+export async function deleteToken(deps: Deps, caller: Caller, rawId: string): Promise<void> {
+  const id = parseId("Token", rawId);
+  const deleted = id
+    ? await deps.db.transaction((tx) => store.deleteToken(tx, caller.platformId, id))
+    : false;
+  if (!deleted) throw new ApiError("TOKEN_NOT_FOUND", { reason: `No API token ${rawId}.` });
+}

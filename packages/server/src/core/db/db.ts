@@ -1,0 +1,38 @@
+/** A row as the drivers return it: column name to parsed value. */
+export type Row = Record<string, unknown>;
+
+/** Runs SQL with positional parameters ($1, $2…). */
+export interface Executor {
+  query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+/** An executor inside an open transaction; store functions that write require one. */
+export interface Tx extends Executor {
+  readonly inTransaction: true;
+}
+
+export type Isolation = "read committed" | "repeatable read" | "serializable";
+
+export interface TransactionOptions {
+  isolation?: Isolation;
+  /** Attempts on serialization failure or deadlock (SQLSTATE 40001 / 40P01) before giving up. */
+  maxAttempts?: number;
+}
+
+/** The one database API the rest of the code sees; nothing outside core/db imports a driver. */
+export interface Db extends Executor {
+  readonly kind: "pglite" | "postgres";
+  /** Runs fn in a transaction, committing on return and rolling back on throw; retried on 40001/40P01. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Parses int8 to an exact JavaScript number, refusing values beyond 2^53 rather than rounding them. */
+export function parseInt8(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new RangeError(`int8 value ${text} exceeds the safe integer range`);
+  return value;
+}
+
+export const INT8_OID = 20;

@@ -1,0 +1,64 @@
+import { PGlite } from "@electric-sql/pglite";
+import { type Db, INT8_OID, parseInt8, type Row, type TransactionOptions, type Tx } from "./db.js";
+import { beginStatement, withRetry } from "./retry.js";
+
+export interface PgliteOptions {
+  /** A directory for the data files; omitted means in memory. */
+  dataDir?: string;
+  /** A data directory tarball (from dumpDataDir) to start from, e.g. a migrated template. */
+  loadDataDir?: Blob;
+}
+
+/**
+ * The embedded database. PGlite is one session, so every query and transaction takes a turn on one
+ * queue: a statement outside a transaction must never land inside another caller's open transaction.
+ */
+export async function openPglite(options: PgliteOptions = {}): Promise<Db & { dump(): Promise<Blob> }> {
+  const pg = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    parsers: { [INT8_OID]: parseInt8 },
+  });
+  let queue: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  const rawQuery = async <T extends Row>(text: string, params?: readonly unknown[]): Promise<T[]> => {
+    const result = await pg.query<T>(text, params ? [...params] : undefined);
+    return result.rows;
+  };
+  let closed = false;
+
+  return {
+    kind: "pglite",
+    query: (text, params) => exclusive(() => rawQuery(text, params)),
+    transaction: <T>(fn: (tx: Tx) => Promise<T>, txOptions?: TransactionOptions) =>
+      withRetry(
+        () =>
+          exclusive(async () => {
+            const tx: Tx = { inTransaction: true, query: rawQuery };
+            await pg.exec(beginStatement(txOptions));
+            try {
+              const value = await fn(tx);
+              await pg.exec("COMMIT");
+              return value;
+            } catch (error) {
+              await pg.exec("ROLLBACK");
+              throw error;
+            }
+          }),
+        txOptions,
+      ),
+    ping: async () => {
+      await exclusive(() => rawQuery("SELECT 1"));
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await exclusive(() => pg.close());
+    },
+    dump: () => exclusive(() => pg.dumpDataDir("none")),
+  };
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { ApiError } from "../errors/api-error.js";
+import type { Caller } from "./context.js";
+
+export type Authenticate = (clientId: string, secret: string) => Promise<Caller | null>;
+
+const unauthorized = (reason: string) =>
+  new ApiError("UNAUTHORIZED", { reason, headers: { "www-authenticate": 'Basic realm="paysvc"' } });
+
+function basicCredentials(request: FastifyRequest): { clientId: string; secret: string } {
+  const header = request.headers.authorization;
+  if (!header)
+    throw unauthorized("Missing Authorization header; use HTTP Basic with the token's clientId and secret.");
+  const match = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header.trim());
+  if (!match?.[1]) throw unauthorized("The Authorization header is not HTTP Basic.");
+  const decoded = Buffer.from(match[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) throw unauthorized("The Basic credentials are malformed.");
+  return { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+}
+
+/**
+ * Check order (conventions §1.7): 401 first, for every path but public ones; then unknown route or
+ * method (the not-found handler); then 403 for a missing permission or a sandbox route called by a
+ * production platform; body and query validation come after.
+ */
+export function registerAuth(app: FastifyInstance, authenticate: Authenticate): void {
+  app.decorateRequest("caller", null as unknown as Caller);
+  app.addHook("onRequest", async (request) => {
+    const config = request.routeOptions.config;
+    if (config.public) return;
+    const { clientId, secret } = basicCredentials(request);
+    const caller = await authenticate(clientId, secret);
+    if (!caller) throw unauthorized("The API credentials are not valid.");
+    request.caller = caller;
+    if (request.is404) return;
+    if (config.sandbox && caller.environment !== "SANDBOX") {
+      throw new ApiError("FORBIDDEN", { reason: "Sandbox routes are available to sandbox platforms only." });
+    }
+    const needed =
+      request.method === "GET" || request.method === "HEAD" ? "VIEW" : (config.permission ?? "MANAGE");
+    if (needed !== "VIEW" && !caller.permissions.includes(needed)) {
+      throw new ApiError("FORBIDDEN", { reason: `This operation needs the ${needed} permission.` });
+    }
+  });
+}

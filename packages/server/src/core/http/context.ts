@@ -1,0 +1,26 @@
+export type Permission = "VIEW" | "TRANSACT" | "MANAGE";
+export type Environment = "SANDBOX" | "PRODUCTION";
+
+/** Who is calling: resolved from the API token on every authenticated request. */
+export interface Caller {
+  platformId: string;
+  tokenId: string;
+  permissions: readonly Permission[];
+  environment: Environment;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Served without credentials (health, OpenAPI, docs). */
+    public?: boolean;
+    /** The permission a write needs; GETs need only a valid token (conventions §1.2). Default MANAGE. */
+    permission?: Permission;
+    /** Accepts an empty body with no Content-Type (conventions §1.1). */
+    optionalBody?: boolean;
+    /** Exists only in sandbox mode and answers 403 to production platforms (conventions §1.9). */
+    sandbox?: boolean;
+  }
+  interface FastifyRequest {
+    caller: Caller;
+  }
+}

@@ -1,0 +1,60 @@
+import { randomBytes } from "node:crypto";
+
+/** The closed table of id prefixes (conventions §1.3). */
+export const idTypes = [
+  "Platform",
+  "Token",
+  "Customer",
+  "InternalAccount",
+  "ExternalAccount",
+  "Quote",
+  "Transaction",
+  "CardTransaction",
+  "Card",
+  "BalanceChange",
+  "AuthMethod",
+  "Session",
+  "Request",
+  "Webhook",
+  "Verification",
+  "Document",
+] as const;
+
+export type IdType = (typeof idTypes)[number];
+export type Id<T extends IdType> = `${T}:${string}`;
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// Sandbox rules read the last three characters; a generated id must never end like a magic suffix.
+const magicSuffix = /00\d$/;
+
+/** A UUIDv7 (RFC 9562): 48-bit millisecond time, version, variant, random bits. */
+export function uuidv7(nowMs: number = Date.now()): string {
+  for (;;) {
+    const bytes = randomBytes(16);
+    bytes.writeUIntBE(nowMs, 0, 6);
+    bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
+    bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+    const hex = bytes.toString("hex");
+    const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    if (!magicSuffix.test(uuid)) return uuid;
+  }
+}
+
+/** A new `<Type>:<uuidv7>` id. */
+export function newId<T extends IdType>(type: T): Id<T> {
+  return `${type}:${uuidv7()}`;
+}
+
+/** Parses `<Type>:<uuid>`; null for a malformed id or another type's, which callers answer as the resource's 404. */
+export function parseId<T extends IdType>(type: T, raw: unknown): Id<T> | null {
+  if (typeof raw !== "string") return null;
+  const prefix = `${type}:`;
+  if (!raw.startsWith(prefix)) return null;
+  const uuid = raw.slice(prefix.length);
+  return uuidPattern.test(uuid) ? (raw as Id<T>) : null;
+}
+
+/** The last three characters of a string: the sandbox suffix rules' input (conventions §1.9). */
+export function sandboxSuffix(value: string | null | undefined): string {
+  return (value ?? "").slice(-3);
+}

@@ -1,0 +1,161 @@
+import type { Static } from "typebox";
+import type { Executor, Tx } from "../core/db/db.js";
+import type { Deps } from "../core/deps.js";
+import { ApiError } from "../core/errors/api-error.js";
+import { sha256Hex } from "../core/hash.js";
+import type { Caller } from "../core/http/context.js";
+import type { PageResult } from "../core/http/pagination.js";
+import { newId, parseId } from "../core/ids.js";
+import { isFiat, money } from "../core/money.js";
+import * as store from "./accounts-store.js";
+import type { InternalAccount as InternalAccountSchema } from "./schemas.js";
+
+export type InternalAccount = Static<typeof InternalAccountSchema>;
+type FundingPaymentInstruction = InternalAccount["fundingPaymentInstructions"][number];
+
+// Sandbox pay-in coordinates: a fixed routing number with a valid ABA checksum and an account number
+// derived from the account id, so the same account always shows the same instructions.
+const SANDBOX_ROUTING_NUMBER = "123456780";
+
+function fundingInstructions(row: store.InternalAccountRow): FundingPaymentInstruction[] {
+  if (row.type !== "INTERNAL_FIAT" || row.currency !== "USD") return [];
+  const digits = BigInt(`0x${sha256Hex(row.id).slice(0, 15)}`)
+    .toString()
+    .padStart(12, "0")
+    .slice(-12);
+  return [
+    {
+      instructionsNotes: "Send an ACH or wire transfer to these coordinates, quoting the reference.",
+      accountOrWalletInfo: {
+        accountType: "USD_ACCOUNT",
+        accountNumber: digits,
+        routingNumber: SANDBOX_ROUTING_NUMBER,
+        bankName: "paysvc Sandbox Bank",
+        reference: row.id.slice(-12).toUpperCase(),
+      },
+    },
+  ];
+}
+
+/** The wire InternalAccount: `balance` is available (total minus card holds), `totalBalance` the ledger. */
+export function toInternalAccount(row: store.InternalAccountRow): InternalAccount {
+  const account: InternalAccount = {
+    id: row.id,
+    type: row.type,
+    status: row.status as InternalAccount["status"],
+    balance: money(row.total_balance - row.held_amount, row.currency),
+    totalBalance: money(row.total_balance, row.currency),
+    fundingPaymentInstructions: fundingInstructions(row),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+  if (row.customer_id) account.customerId = row.customer_id;
+  if (row.type === "EMBEDDED_WALLET") account.privateEnabled = row.private_enabled ?? false;
+  return account;
+}
+
+/**
+ * Opens the accounts a new customer gets: one INTERNAL_FIAT per fiat currency the platform supports, and
+ * an EMBEDDED_WALLET when USDB is supported and the customer has an e-mail (conventions §2.2).
+ */
+export async function openCustomerAccounts(
+  tx: Tx,
+  input: {
+    platformId: string;
+    customerId: string;
+    supportedCurrencies: string[];
+    hasEmail: boolean;
+    now: Date;
+  },
+): Promise<void> {
+  const base = {
+    platform_id: input.platformId,
+    customer_id: input.customerId,
+    role: "STANDARD" as const,
+    status: "ACTIVE",
+  };
+  for (const code of input.supportedCurrencies.filter(isFiat)) {
+    await store.insertInternalAccount(tx, {
+      ...base,
+      id: newId("InternalAccount"),
+      type: "INTERNAL_FIAT",
+      currency: code,
+      private_enabled: null,
+      created_at: input.now,
+      updated_at: input.now,
+    });
+  }
+  if (input.supportedCurrencies.includes("USDB") && input.hasEmail) {
+    await store.insertInternalAccount(tx, {
+      ...base,
+      id: newId("InternalAccount"),
+      type: "EMBEDDED_WALLET",
+      currency: "USDB",
+      private_enabled: false,
+      created_at: input.now,
+      updated_at: input.now,
+    });
+  }
+}
+
+/** A platform-owned account (no customer), e.g. the sandbox platform's USD account. */
+export async function openPlatformAccount(
+  tx: Tx,
+  platformId: string,
+  currency: string,
+  now: Date,
+): Promise<string> {
+  const id = newId("InternalAccount");
+  await store.insertInternalAccount(tx, {
+    id,
+    platform_id: platformId,
+    customer_id: null,
+    type: isFiat(currency) ? "INTERNAL_FIAT" : "INTERNAL_CRYPTO",
+    role: "STANDARD",
+    status: "ACTIVE",
+    currency,
+    private_enabled: null,
+    created_at: now,
+    updated_at: now,
+  });
+  return id;
+}
+
+/** Reads an account of the caller's platform; a malformed, foreign or unknown id is `404 ACCOUNT_NOT_FOUND`. */
+export async function findAccountOrThrow(
+  db: Executor,
+  caller: Caller,
+  rawId: string,
+): Promise<store.InternalAccountRow> {
+  const id = parseId("InternalAccount", rawId);
+  const row = id ? await store.findInternalAccount(db, caller.platformId, id) : undefined;
+  if (!row) throw new ApiError("ACCOUNT_NOT_FOUND", { reason: `No internal account ${rawId}.` });
+  return row;
+}
+
+export async function getInternalAccount(
+  deps: Deps,
+  caller: Caller,
+  rawId: string,
+): Promise<InternalAccount> {
+  return toInternalAccount(await findAccountOrThrow(deps.db, caller, rawId));
+}
+
+export async function listCustomerInternalAccounts(
+  deps: Deps,
+  caller: Caller,
+  filters: store.AccountFilters,
+  page: { limit: number; cursor: string | undefined; sortOrder: "asc" | "desc" },
+): Promise<PageResult<InternalAccount>> {
+  const result = await store.listCustomerAccounts(deps.db, caller.platformId, filters, page);
+  return { ...result, data: result.data.map(toInternalAccount) };
+}
+
+export async function listPlatformInternalAccounts(
+  deps: Deps,
+  caller: Caller,
+  filters: store.AccountFilters,
+): Promise<{ data: InternalAccount[] }> {
+  const rows = await store.listPlatformAccounts(deps.db, caller.platformId, filters);
+  return { data: rows.map(toInternalAccount) };
+}

@@ -1,0 +1,270 @@
+import { randomUUID } from "node:crypto";
+import type { Static } from "typebox";
+import type { Executor, Tx } from "../core/db/db.js";
+import { isUniqueViolation } from "../core/db/sqlstate.js";
+import type { Deps } from "../core/deps.js";
+import { ApiError, type FieldError, invalidInput } from "../core/errors/api-error.js";
+import type { Caller } from "../core/http/context.js";
+import type { PageResult } from "../core/http/pagination.js";
+import { newId, parseId } from "../core/ids.js";
+import { decidingSuffix, skipPaperworkOutcome } from "../kyc/outcomes.js";
+import { findPlatform } from "../platform/store.js";
+import { openCustomerAccounts } from "./accounts.js";
+import { type ConsentInput, consentsOf, type DeprecatedTermsConsent } from "./agreements.js";
+import type { Customer as CustomerSchema } from "./schemas.js";
+import * as store from "./store.js";
+
+export const profileFields = [
+  "region",
+  "currencies",
+  "fullName",
+  "birthDate",
+  "nationality",
+  "email",
+  "phoneNumber",
+  "address",
+  "businessInfo",
+  "beneficialOwners",
+  "enhancedDueDiligence",
+] as const;
+
+const individualOnly = ["birthDate", "nationality", "enhancedDueDiligence"] as const;
+const businessOnly = ["businessInfo", "beneficialOwners"] as const;
+
+export interface CustomerInput {
+  [field: string]: unknown;
+  platformCustomerId?: string | undefined;
+  umaAddress?: string | undefined;
+  agreementConsents?: ConsentInput[] | undefined;
+  endUserTermsConsent?: DeprecatedTermsConsent | undefined;
+}
+
+export interface AgreementConsent {
+  type: string;
+  acceptedAt: string;
+  ipAddress?: string;
+  termsVersion: string;
+  acceptanceMethod: string;
+}
+
+export type Customer = Static<typeof CustomerSchema>;
+
+function toConsent(row: store.ConsentRow): AgreementConsent {
+  const consent: AgreementConsent = {
+    type: row.type,
+    acceptedAt: row.accepted_at.toISOString(),
+    termsVersion: row.terms_version,
+    acceptanceMethod: row.acceptance_method,
+  };
+  if (row.ip_address !== null) consent.ipAddress = row.ip_address;
+  return consent;
+}
+
+/** The wire Customer: echoed profile fields, the latest consent per type, and the deprecated single entry. */
+export function toCustomer(row: store.CustomerRow, consents: store.ConsentRow[]): Customer {
+  const agreementConsents = consents
+    .filter((c) => c.customer_id === row.id)
+    .sort((a, b) => (a.type < b.type ? -1 : 1))
+    .map(toConsent);
+  const customer = {
+    id: row.id,
+    customerType: row.customer_type,
+    umaAddress: row.uma_address,
+    kycStatus: row.kyc_status,
+    isDeleted: row.is_deleted,
+    ...row.profile,
+    agreementConsents,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  } as Customer;
+  if (row.platform_customer_id !== null) customer.platformCustomerId = row.platform_customer_id;
+  const terms = agreementConsents.find((c) => c.type === "SERVICE_END_USER_TERMS");
+  if (terms) {
+    const { type: _type, ...deprecated } = terms;
+    customer.endUserTermsConsent = deprecated;
+  }
+  return customer;
+}
+
+const umaPattern = /^\$[a-z0-9._-]{1,64}@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i;
+
+function checkUmaAddress(umaAddress: string | undefined): void {
+  if (umaAddress !== undefined && !umaPattern.test(umaAddress)) {
+    throw new ApiError("INVALID_UMA_ADDRESS", {
+      reason: "umaAddress must look like $name@domain.tld.",
+      details: { field: "umaAddress" },
+    });
+  }
+}
+
+function checkTypeFields(customerType: string, input: Record<string, unknown>): void {
+  const misplaced = customerType === "INDIVIDUAL" ? businessOnly : individualOnly;
+  const errors: FieldError[] = misplaced
+    .filter((field) => input[field] !== undefined)
+    .map((field) => ({ field, message: `is not accepted for ${customerType} customers` }));
+  if (errors.length > 0) throw invalidInput(errors);
+}
+
+function pickProfile(input: Record<string, unknown>): store.CustomerProfile {
+  const profile: store.CustomerProfile = {};
+  for (const field of profileFields) if (input[field] !== undefined) profile[field] = input[field];
+  return profile;
+}
+
+function generatedUmaAddress(customerId: string): string {
+  return `$${customerId.slice(-12)}@sandbox.paysvc.dev`;
+}
+
+async function writeConsents(tx: Tx, customerId: string, consents: ConsentInput[], now: Date): Promise<void> {
+  for (const consent of consents) {
+    await store.insertConsent(tx, {
+      id: randomUUID(),
+      customer_id: customerId,
+      type: consent.type,
+      terms_version: consent.termsVersion,
+      accepted_at: new Date(consent.acceptedAt),
+      ip_address: consent.ipAddress ?? null,
+      acceptance_method: consent.acceptanceMethod ?? "CLICKWRAP",
+      recorded_at: now,
+    });
+  }
+}
+
+/** Runs a write, turning the customer unique constraints into their catalogue codes. */
+async function mapConflicts<T>(
+  work: () => Promise<T>,
+  input: { platformCustomerId?: string | undefined; umaAddress?: string | undefined },
+) {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUniqueViolation(error, store.customerConstraints.platformCustomerId)) {
+      throw new ApiError("CONFLICT", {
+        reason: `platformCustomerId ${input.platformCustomerId} is already used by an active customer on this platform.`,
+      });
+    }
+    if (isUniqueViolation(error, store.customerConstraints.umaAddress)) {
+      throw new ApiError("UMA_ADDRESS_EXISTS", { reason: `UMA address ${input.umaAddress} already exists.` });
+    }
+    throw error;
+  }
+}
+
+async function loadCustomer(db: Executor, row: store.CustomerRow): Promise<Customer> {
+  return toCustomer(row, await store.latestConsents(db, [row.id]));
+}
+
+/** `POST /customers`: the customer, its consents and its internal accounts in one transaction. */
+export async function createCustomer(
+  deps: Deps,
+  caller: Caller,
+  input: CustomerInput & { customerType: "INDIVIDUAL" | "BUSINESS" },
+): Promise<Customer> {
+  checkTypeFields(input.customerType, input);
+  checkUmaAddress(input.umaAddress);
+  const consents = consentsOf(input);
+  const now = deps.clock.now();
+  const id = newId("Customer");
+  return mapConflicts(
+    () =>
+      deps.db.transaction(async (tx) => {
+        const platform = await findPlatform(tx, caller.platformId);
+        if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
+        const row: store.CustomerRow = {
+          id,
+          platform_id: caller.platformId,
+          platform_customer_id: input.platformCustomerId ?? null,
+          customer_type: input.customerType,
+          kyc_status: "UNVERIFIED",
+          uma_address: input.umaAddress ?? generatedUmaAddress(id),
+          is_deleted: false,
+          profile: pickProfile(input),
+          created_at: now,
+          updated_at: now,
+        };
+        // Skip-paperwork resolves individuals at create; businesses resolve at their first submission.
+        if (
+          platform.environment === "SANDBOX" &&
+          platform.sandbox_skip_verification_paperwork &&
+          input.customerType === "INDIVIDUAL"
+        ) {
+          row.kyc_status = skipPaperworkOutcome(decidingSuffix(row)) ?? "UNVERIFIED";
+        }
+        await store.insertCustomer(tx, row);
+        await writeConsents(tx, id, consents, now);
+        await openCustomerAccounts(tx, {
+          platformId: caller.platformId,
+          customerId: id,
+          supportedCurrencies: platform.supported_currencies,
+          hasEmail: typeof input.email === "string",
+          now,
+        });
+        return loadCustomer(tx, row);
+      }),
+    input,
+  );
+}
+
+/** Reads a customer of the caller's platform; malformed, foreign or unknown ids are `404 CUSTOMER_NOT_FOUND`. */
+export async function findCustomerOrThrow(db: Executor, caller: Caller, rawId: string, lock = false) {
+  const id = parseId("Customer", rawId);
+  const row = id ? await store.findCustomer(db, caller.platformId, id, lock) : undefined;
+  if (!row) throw new ApiError("CUSTOMER_NOT_FOUND", { reason: `No customer ${rawId}.` });
+  return row;
+}
+
+export async function getCustomer(deps: Deps, caller: Caller, rawId: string): Promise<Customer> {
+  return loadCustomer(deps.db, await findCustomerOrThrow(deps.db, caller, rawId));
+}
+
+/** `PATCH /customers/{id}`: merges profile fields and records new consents; KYC status is not touched. */
+export async function updateCustomer(
+  deps: Deps,
+  caller: Caller,
+  rawId: string,
+  input: CustomerInput,
+): Promise<Customer> {
+  checkUmaAddress(input.umaAddress);
+  const consents = consentsOf(input);
+  return mapConflicts(
+    () =>
+      deps.db.transaction(async (tx) => {
+        const row = await findCustomerOrThrow(tx, caller, rawId, true);
+        checkTypeFields(row.customer_type, input);
+        const now = deps.clock.now();
+        const updated: store.CustomerRow = {
+          ...row,
+          platform_customer_id: input.platformCustomerId ?? row.platform_customer_id,
+          uma_address: input.umaAddress ?? row.uma_address,
+          profile: { ...row.profile, ...pickProfile(input) },
+          updated_at: now,
+        };
+        await store.updateCustomer(tx, updated);
+        await writeConsents(tx, row.id, consents, now);
+        return loadCustomer(tx, updated);
+      }),
+    input,
+  );
+}
+
+/** `DELETE /customers/{id}`: marks the customer deleted, freeing its platformCustomerId. */
+export async function deleteCustomer(deps: Deps, caller: Caller, rawId: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const row = await findCustomerOrThrow(tx, caller, rawId, true);
+    await store.updateCustomer(tx, { ...row, is_deleted: true, updated_at: deps.clock.now() });
+  });
+}
+
+export async function listCustomers(
+  deps: Deps,
+  caller: Caller,
+  filters: store.CustomerFilters,
+  page: { limit: number; cursor: string | undefined; sortOrder: "asc" | "desc" },
+): Promise<PageResult<Customer>> {
+  const result = await store.listCustomers(deps.db, caller.platformId, filters, page);
+  const consents = await store.latestConsents(
+    deps.db,
+    result.data.map((row) => row.id),
+  );
+  return { ...result, data: result.data.map((row) => toCustomer(row, consents)) };
+}

@@ -1,0 +1,100 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import type { Deps } from "../core/deps.js";
+import { Page, PageQuery, Query, SortQuery } from "../core/http/pagination.js";
+import { errorResponses, StringEnum } from "../core/http/schemas.js";
+import { listAgreements } from "./agreements.js";
+import { createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from "./customers.js";
+import {
+  Agreement,
+  CreateCustomerBody,
+  Customer,
+  CustomerParams,
+  kycStatuses,
+  UpdateCustomerBody,
+} from "./schemas.js";
+
+export const customerRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const tags = ["Customers"];
+
+  app.post(
+    "/customers",
+    { schema: { tags, body: CreateCustomerBody, response: { 201: Customer, ...errorResponses } } },
+    async (request, reply) => reply.code(201).send(await createCustomer(deps, request.caller, request.body)),
+  );
+
+  app.get(
+    "/customers",
+    {
+      schema: {
+        tags,
+        querystring: Query({
+          platformCustomerId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+          customerType: Type.Optional(StringEnum(["INDIVIDUAL", "BUSINESS"])),
+          kycStatus: Type.Optional(StringEnum(kycStatuses)),
+          ...PageQuery,
+          ...SortQuery,
+        }),
+        response: { 200: Page(Customer), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { limit, cursor, sortOrder, ...filters } = request.query;
+      return listCustomers(deps, request.caller, filters, {
+        limit: limit ?? 20,
+        cursor,
+        sortOrder: sortOrder ?? "desc",
+      });
+    },
+  );
+
+  app.get(
+    "/customers/agreements",
+    { schema: { tags, response: { 200: Type.Object({ data: Type.Array(Agreement) }), ...errorResponses } } },
+    async () => ({ data: listAgreements() }),
+  );
+
+  app.get(
+    "/customers/end-user-terms",
+    {
+      schema: {
+        tags,
+        deprecated: true,
+        description: "Deprecated: use GET /customers/agreements.",
+        response: { 200: Type.Object({ version: Type.String(), url: Type.String() }), ...errorResponses },
+      },
+    },
+    async () => {
+      const terms = listAgreements().find((a) => a.type === "SERVICE_END_USER_TERMS");
+      return { version: terms?.version ?? "", url: terms?.url ?? "" };
+    },
+  );
+
+  app.get(
+    "/customers/:customerId",
+    { schema: { tags, params: CustomerParams, response: { 200: Customer, ...errorResponses } } },
+    async (request) => getCustomer(deps, request.caller, request.params.customerId),
+  );
+
+  app.patch(
+    "/customers/:customerId",
+    {
+      schema: {
+        tags,
+        params: CustomerParams,
+        body: UpdateCustomerBody,
+        response: { 200: Customer, ...errorResponses },
+      },
+    },
+    async (request) => updateCustomer(deps, request.caller, request.params.customerId, request.body),
+  );
+
+  app.delete(
+    "/customers/:customerId",
+    { schema: { tags, params: CustomerParams, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      await deleteCustomer(deps, request.caller, request.params.customerId);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,162 @@
+import { type Static, Type } from "typebox";
+import { CurrencyAmount, DateTime, StringEnum } from "../core/http/schemas.js";
+import { acceptanceMethods, agreementTypes } from "./agreements.js";
+
+const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+const Country = Type.String({ format: "iso3166-1-alpha-2" });
+const object = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
+  Type.Object(properties, { additionalProperties: false });
+
+export const Address = object({
+  line1: Text(200),
+  line2: Type.Optional(Text(200)),
+  city: Text(100),
+  state: Type.Optional(Text(100)),
+  postalCode: Text(20),
+  country: Country,
+});
+
+export const AgreementConsentInput = object({
+  type: StringEnum(agreementTypes),
+  termsVersion: Text(64),
+  acceptedAt: DateTime(),
+  ipAddress: Type.Optional(Type.String({ format: "ip" })),
+  acceptanceMethod: Type.Optional(StringEnum(acceptanceMethods)),
+});
+
+export const EndUserTermsConsentInput = object({
+  termsVersion: Text(64),
+  acceptedAt: DateTime(),
+  ipAddress: Type.Optional(Type.String({ format: "ip" })),
+  acceptanceMethod: Type.Optional(StringEnum(acceptanceMethods)),
+});
+
+export const BusinessInfo = object({
+  legalName: Text(200),
+  doingBusinessAs: Type.Optional(Text(200)),
+  registrationNumber: Type.Optional(Text(64)),
+  taxId: Type.Optional(Text(64)),
+  incorporatedOn: Type.Optional(Type.String({ format: "date" })),
+  countryOfIncorporation: Type.Optional(Country),
+  website: Type.Optional(Type.String({ format: "url", maxLength: 2048 })),
+});
+
+export const BeneficialOwner = object({
+  firstName: Text(100),
+  lastName: Text(100),
+  birthDate: Type.Optional(Type.String({ format: "date" })),
+  nationality: Type.Optional(Country),
+  ownershipPercentage: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+});
+
+export const EnhancedDueDiligence = object({
+  occupation: Type.Optional(Text(100)),
+  employerName: Type.Optional(Text(200)),
+  sourceOfFunds: Type.Optional(
+    StringEnum(["EMPLOYMENT", "SAVINGS", "INVESTMENTS", "BUSINESS_INCOME", "INHERITANCE", "OTHER"]),
+  ),
+  expectedMonthlyVolume: Type.Optional(Type.Integer({ minimum: 0, maximum: 9_000_000_000_000_000 })),
+});
+
+const customerFields = {
+  platformCustomerId: Type.Optional(Text(255)),
+  region: Type.Optional(Country),
+  currencies: Type.Optional(Type.Array(Type.String({ pattern: "^[A-Z]{3,5}$" }), { maxItems: 20 })),
+  fullName: Type.Optional(Text(200)),
+  birthDate: Type.Optional(Type.String({ format: "date" })),
+  nationality: Type.Optional(Country),
+  email: Type.Optional(Type.String({ format: "email", maxLength: 254 })),
+  phoneNumber: Type.Optional(Type.String({ format: "e.164" })),
+  umaAddress: Type.Optional(Text(255)),
+  address: Type.Optional(Address),
+  businessInfo: Type.Optional(BusinessInfo),
+  beneficialOwners: Type.Optional(Type.Array(BeneficialOwner, { maxItems: 20 })),
+  enhancedDueDiligence: Type.Optional(EnhancedDueDiligence),
+  agreementConsents: Type.Optional(Type.Array(AgreementConsentInput, { maxItems: agreementTypes.length })),
+  endUserTermsConsent: Type.Optional(EndUserTermsConsentInput),
+};
+
+export const CreateCustomerBody = object({
+  customerType: StringEnum(["INDIVIDUAL", "BUSINESS"]),
+  ...customerFields,
+});
+export type CreateCustomerBody = Static<typeof CreateCustomerBody>;
+
+export const UpdateCustomerBody = Type.Object(customerFields, {
+  additionalProperties: false,
+  minProperties: 1,
+});
+export type UpdateCustomerBody = Static<typeof UpdateCustomerBody>;
+
+export const AgreementConsent = Type.Object({
+  type: Type.String(),
+  acceptedAt: DateTime(),
+  ipAddress: Type.Optional(Type.String()),
+  termsVersion: Type.String(),
+  acceptanceMethod: Type.String(),
+});
+
+export const kycStatuses = ["UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"] as const;
+
+export const Customer = Type.Object({
+  id: Type.String(),
+  platformCustomerId: Type.Optional(Type.String()),
+  customerType: StringEnum(["INDIVIDUAL", "BUSINESS"]),
+  umaAddress: Type.String(),
+  kycStatus: StringEnum(kycStatuses),
+  isDeleted: Type.Boolean(),
+  region: Type.Optional(Type.String()),
+  currencies: Type.Optional(Type.Array(Type.String())),
+  fullName: Type.Optional(Type.String()),
+  birthDate: Type.Optional(Type.String()),
+  nationality: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+  phoneNumber: Type.Optional(Type.String()),
+  address: Type.Optional(Address),
+  businessInfo: Type.Optional(BusinessInfo),
+  beneficialOwners: Type.Optional(Type.Array(BeneficialOwner)),
+  enhancedDueDiligence: Type.Optional(EnhancedDueDiligence),
+  agreementConsents: Type.Array(AgreementConsent),
+  endUserTermsConsent: Type.Optional(
+    Type.Object({
+      acceptedAt: DateTime(),
+      ipAddress: Type.Optional(Type.String()),
+      termsVersion: Type.String(),
+      acceptanceMethod: Type.String(),
+    }),
+  ),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+});
+
+export const CustomerParams = Type.Object({ customerId: Type.String() });
+
+export const Agreement = Type.Object({ type: Type.String(), version: Type.String(), url: Type.String() });
+
+export const internalAccountTypes = ["INTERNAL_FIAT", "INTERNAL_CRYPTO", "EMBEDDED_WALLET"] as const;
+
+export const InternalAccount = Type.Object({
+  id: Type.String(),
+  customerId: Type.Optional(Type.String()),
+  type: StringEnum(internalAccountTypes),
+  status: StringEnum(["PENDING", "ACTIVE", "CLOSED", "FROZEN", "FAILED"]),
+  balance: CurrencyAmount,
+  totalBalance: CurrencyAmount,
+  fundingPaymentInstructions: Type.Array(
+    Type.Object({
+      instructionsNotes: Type.String(),
+      accountOrWalletInfo: Type.Object({
+        accountType: Type.String(),
+        accountNumber: Type.String(),
+        routingNumber: Type.String(),
+        bankName: Type.String(),
+        reference: Type.String(),
+      }),
+    }),
+  ),
+  privateEnabled: Type.Optional(Type.Boolean()),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+});
+
+export const AccountParams = Type.Object({ accountId: Type.String() });

@@ -1,0 +1,140 @@
+import type { Executor, Tx } from "../core/db/db.js";
+import { listPage, type PageResult } from "../core/http/pagination.js";
+
+export interface CustomerProfile {
+  [field: string]: unknown;
+}
+
+export interface CustomerRow {
+  [column: string]: unknown;
+  id: string;
+  platform_id: string;
+  platform_customer_id: string | null;
+  customer_type: "INDIVIDUAL" | "BUSINESS";
+  kyc_status: string;
+  uma_address: string;
+  is_deleted: boolean;
+  profile: CustomerProfile;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ConsentRow {
+  [column: string]: unknown;
+  id: string;
+  customer_id: string;
+  type: string;
+  terms_version: string;
+  accepted_at: Date;
+  ip_address: string | null;
+  acceptance_method: string;
+  recorded_at: Date;
+}
+
+export const customerConstraints = {
+  platformCustomerId: "customers_platform_customer_id_key",
+  umaAddress: "customers_uma_address_key",
+} as const;
+
+export async function insertCustomer(tx: Tx, row: CustomerRow): Promise<void> {
+  await tx.query(
+    `INSERT INTO customers (id, platform_id, platform_customer_id, customer_type, kyc_status, uma_address, is_deleted, profile, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      row.id,
+      row.platform_id,
+      row.platform_customer_id,
+      row.customer_type,
+      row.kyc_status,
+      row.uma_address,
+      row.is_deleted,
+      row.profile,
+      row.created_at,
+      row.updated_at,
+    ],
+  );
+}
+
+export async function updateCustomer(tx: Tx, row: CustomerRow): Promise<void> {
+  await tx.query(
+    `UPDATE customers SET platform_customer_id = $3, kyc_status = $4, uma_address = $5, is_deleted = $6, profile = $7, updated_at = $8
+     WHERE platform_id = $1 AND id = $2`,
+    [
+      row.platform_id,
+      row.id,
+      row.platform_customer_id,
+      row.kyc_status,
+      row.uma_address,
+      row.is_deleted,
+      row.profile,
+      row.updated_at,
+    ],
+  );
+}
+
+export async function findCustomer(db: Executor, platformId: string, id: string, lock = false) {
+  const [row] = await db.query<CustomerRow>(
+    `SELECT * FROM customers WHERE platform_id = $1 AND id = $2${lock ? " FOR UPDATE" : ""}`,
+    [platformId, id],
+  );
+  return row;
+}
+
+export async function insertConsent(tx: Tx, row: ConsentRow): Promise<void> {
+  await tx.query(
+    `INSERT INTO agreement_consents (id, customer_id, type, terms_version, accepted_at, ip_address, acceptance_method, recorded_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      row.id,
+      row.customer_id,
+      row.type,
+      row.terms_version,
+      row.accepted_at,
+      row.ip_address,
+      row.acceptance_method,
+      row.recorded_at,
+    ],
+  );
+}
+
+/** The most recent acceptance per type (by acceptedAt, then by when it was recorded). */
+export async function latestConsents(db: Executor, customerIds: string[]): Promise<ConsentRow[]> {
+  if (customerIds.length === 0) return [];
+  return db.query<ConsentRow>(
+    `SELECT DISTINCT ON (customer_id, type) * FROM agreement_consents WHERE customer_id = ANY($1)
+     ORDER BY customer_id, type, accepted_at DESC, recorded_at DESC, id DESC`,
+    [customerIds],
+  );
+}
+
+export interface CustomerFilters {
+  platformCustomerId?: string | undefined;
+  customerType?: string | undefined;
+  kycStatus?: string | undefined;
+}
+
+export function listCustomers(
+  db: Executor,
+  platformId: string,
+  filters: CustomerFilters,
+  page: { limit: number; cursor: string | undefined; sortOrder: "asc" | "desc" },
+): Promise<PageResult<CustomerRow>> {
+  const where = ["platform_id = $1"];
+  const params: unknown[] = [platformId];
+  const add = (column: string, value: string | undefined) => {
+    if (value === undefined) return;
+    params.push(value);
+    where.push(`${column} = $${params.length}`);
+  };
+  add("platform_customer_id", filters.platformCustomerId);
+  add("customer_type", filters.customerType);
+  add("kyc_status", filters.kycStatus);
+  return listPage<CustomerRow>({
+    executor: db,
+    table: "customers",
+    where,
+    params,
+    scope: `customers|${platformId}|${filters.platformCustomerId}|${filters.customerType}|${filters.kycStatus}`,
+    ...page,
+  });
+}

@@ -1,0 +1,41 @@
+import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { customers } from "../customers/tables.js";
+import { platforms } from "../platform/tables.js";
+
+export const documents = pgTable(
+  "documents",
+  {
+    id: text("id").primaryKey(),
+    platformId: text("platform_id")
+      .notNull()
+      .references(() => platforms.id),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    documentType: text("document_type").notNull(),
+    fileName: text("file_name").notNull(),
+    contentSha256: text("content_sha256").notNull(),
+    sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [uniqueIndex("documents_customer_type_key").on(t.customerId, t.documentType)],
+);
+
+export const verifications = pgTable(
+  "verifications",
+  {
+    id: text("id").primaryKey(),
+    platformId: text("platform_id")
+      .notNull()
+      .references(() => platforms.id),
+    customerId: text("customer_id")
+      .notNull()
+      .references(() => customers.id),
+    status: text("status").notNull(),
+    errors: jsonb("errors").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [index("verifications_platform_created_idx").on(t.platformId, t.createdAt, t.id)],
+);

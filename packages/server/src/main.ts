@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import pino from "pino";
+import { buildApp } from "./app.js";
+import { parseSettings, type Settings } from "./config.js";
+import { systemClock } from "./core/clock.js";
+import type { Db } from "./core/db/db.js";
+import { migrate } from "./core/db/migrate.js";
+import { openDatabase } from "./core/db/open.js";
+import type { Deps } from "./core/deps.js";
+import { logRedactPaths } from "./core/http/logging.js";
+import { API_VERSION } from "./core/http/version.js";
+import { createPlatform } from "./platform/platforms.js";
+import { ensureSandboxPlatform } from "./platform/sandbox-bootstrap.js";
+
+async function openConfiguredDatabase(settings: Settings): Promise<Db> {
+  if (settings.databaseUrl) return openDatabase({ kind: "postgres", url: settings.databaseUrl });
+  if (settings.memory) return openDatabase({ kind: "pglite", dataDir: null });
+  const dataDir = resolve(settings.dataDir, "db");
+  await mkdir(dataDir, { recursive: true });
+  return openDatabase({ kind: "pglite", dataDir });
+}
+
+async function run(settings: Settings): Promise<void> {
+  const logger = pino({
+    level: settings.logLevel,
+    redact: { paths: logRedactPaths, censor: "[redacted]" },
+    // Pretty output for a person at a terminal; JSON lines for everything else.
+    ...(process.stdout.isTTY
+      ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss" } } }
+      : {}),
+  });
+  const db = await openConfiguredDatabase(settings);
+  const applied = await migrate(db);
+  if (applied.length > 0) logger.info({ applied }, "migrations applied");
+
+  if (settings.command === "migrate") {
+    process.stdout.write(`paysvc: ${applied.length} migration(s) applied\n`);
+    await db.close();
+    return;
+  }
+  if (settings.command === "create-platform") {
+    const created = await createPlatform(
+      { db, clock: systemClock },
+      { name: settings.platformName, environment: settings.environment },
+    );
+    process.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
+    await db.close();
+    return;
+  }
+
+  const deps: Deps = { db, clock: systemClock, logger, mode: settings.mode };
+  const app = await buildApp(deps);
+  const credentials =
+    settings.mode === "sandbox"
+      ? await ensureSandboxPlatform(deps, join(settings.dataDir, "credentials.json"))
+      : null;
+  const address = await app.listen({ port: settings.port, host: settings.host });
+  const url = `${address.replace("[::1]", "127.0.0.1")}/${API_VERSION}`;
+  process.stdout.write(`paysvc ${settings.mode} listening on ${url}\n`);
+  if (credentials) {
+    process.stdout.write(
+      `API token id ${credentials.clientId} secret ${credentials.clientSecret}   (also written to ${join(settings.dataDir, "credentials.json")}, mode 0600)\n`,
+    );
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "draining in-flight requests");
+    await app.close();
+    await db.close();
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+try {
+  await run(parseSettings(process.argv.slice(2), process.env));
+} catch (error) {
+  process.stderr.write(`paysvc: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,93 @@
+import type { Static } from "typebox";
+import { insertNewToken } from "../auth/tokens.js";
+import type { Deps } from "../core/deps.js";
+import { ApiError } from "../core/errors/api-error.js";
+import type { Caller, Environment } from "../core/http/context.js";
+import { newId } from "../core/ids.js";
+import { openPlatformAccount } from "../customers/accounts.js";
+import type { PlatformConfig as PlatformConfigSchema } from "./schemas.js";
+import * as store from "./store.js";
+
+export const SANDBOX_CURRENCIES = ["USD", "USDB"];
+
+export type PlatformConfig = Static<typeof PlatformConfigSchema>;
+
+export function toPlatformConfig(row: store.PlatformRow): PlatformConfig {
+  return {
+    id: row.id,
+    name: row.name,
+    environment: row.environment,
+    webhookEndpoint: null,
+    supportedCurrencies: row.supported_currencies,
+    feeConfigs: [] as object[],
+    sandboxSkipVerificationPaperwork: row.sandbox_skip_verification_paperwork,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export interface NewPlatform {
+  platform: PlatformConfig;
+  token: { id: string; clientId: string; clientSecret: string };
+}
+
+/**
+ * Creates a platform with an all-permission API token and, for sandbox platforms, the platform-owned
+ * USD account the sandbox starts with (conventions §2.2); one transaction.
+ */
+export async function createPlatform(
+  deps: Pick<Deps, "db" | "clock">,
+  input: { name: string; environment: Environment; supportedCurrencies?: string[] },
+): Promise<NewPlatform> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const row: store.PlatformRow = {
+      id: newId("Platform"),
+      name: input.name,
+      environment: input.environment,
+      supported_currencies: input.supportedCurrencies ?? SANDBOX_CURRENCIES,
+      sandbox_skip_verification_paperwork: false,
+      created_at: now,
+      updated_at: now,
+    };
+    await store.insertPlatform(tx, row);
+    if (input.environment === "SANDBOX") await openPlatformAccount(tx, row.id, "USD", now);
+    const token = await insertNewToken(
+      tx,
+      row.id,
+      { name: "default", permissions: ["VIEW", "TRANSACT", "MANAGE"] },
+      now,
+    );
+    return {
+      platform: toPlatformConfig(row),
+      token: { id: token.id, clientId: token.clientId, clientSecret: token.clientSecret },
+    };
+  });
+}
+
+export async function getConfig(deps: Deps, caller: Caller): Promise<PlatformConfig> {
+  const row = await store.findPlatform(deps.db, caller.platformId);
+  if (!row) throw new ApiError("PLATFORM_NOT_FOUND");
+  return toPlatformConfig(row);
+}
+
+/** `PATCH /config`. */
+export async function updateConfig(
+  deps: Deps,
+  caller: Caller,
+  changes: { supportedCurrencies?: string[]; sandboxSkipVerificationPaperwork?: boolean; name?: string },
+): Promise<PlatformConfig> {
+  return deps.db.transaction(async (tx) => {
+    const row = await store.lockPlatform(tx, caller.platformId);
+    if (!row) throw new ApiError("PLATFORM_NOT_FOUND");
+    const supportedCurrencies = changes.supportedCurrencies && [...new Set(changes.supportedCurrencies)];
+    return toPlatformConfig(
+      await store.updatePlatformConfig(
+        tx,
+        row.id,
+        { ...changes, ...(supportedCurrencies ? { supportedCurrencies } : {}) },
+        deps.clock.now(),
+      ),
+    );
+  });
+}

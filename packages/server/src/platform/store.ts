@@ -1,0 +1,64 @@
+import type { Executor, Tx } from "../core/db/db.js";
+import type { Environment } from "../core/http/context.js";
+
+export interface PlatformRow {
+  [column: string]: unknown;
+  id: string;
+  name: string;
+  environment: Environment;
+  supported_currencies: string[];
+  sandbox_skip_verification_paperwork: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export async function insertPlatform(tx: Tx, row: PlatformRow): Promise<void> {
+  await tx.query(
+    `INSERT INTO platforms (id, name, environment, supported_currencies, sandbox_skip_verification_paperwork, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      row.id,
+      row.name,
+      row.environment,
+      row.supported_currencies,
+      row.sandbox_skip_verification_paperwork,
+      row.created_at,
+      row.updated_at,
+    ],
+  );
+}
+
+export async function findPlatform(db: Executor, id: string): Promise<PlatformRow | undefined> {
+  const [row] = await db.query<PlatformRow>("SELECT * FROM platforms WHERE id = $1", [id]);
+  return row;
+}
+
+export async function lockPlatform(tx: Tx, id: string): Promise<PlatformRow | undefined> {
+  const [row] = await tx.query<PlatformRow>("SELECT * FROM platforms WHERE id = $1 FOR UPDATE", [id]);
+  return row;
+}
+
+export async function updatePlatformConfig(
+  tx: Tx,
+  id: string,
+  changes: { supportedCurrencies?: string[]; sandboxSkipVerificationPaperwork?: boolean; name?: string },
+  now: Date,
+): Promise<PlatformRow> {
+  const [row] = await tx.query<PlatformRow>(
+    `UPDATE platforms SET
+       supported_currencies = COALESCE($2, supported_currencies),
+       sandbox_skip_verification_paperwork = COALESCE($3, sandbox_skip_verification_paperwork),
+       name = COALESCE($4, name),
+       updated_at = $5
+     WHERE id = $1 RETURNING *`,
+    [
+      id,
+      changes.supportedCurrencies ?? null,
+      changes.sandboxSkipVerificationPaperwork ?? null,
+      changes.name ?? null,
+      now,
+    ],
+  );
+  if (!row) throw new Error(`platform ${id} vanished during update`);
+  return row;
+}

@@ -1,0 +1,142 @@
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import pino from "pino";
+import { inject } from "vitest";
+import { buildApp } from "../src/app.js";
+import { type Clock, systemClock } from "../src/core/clock.js";
+import type { Db } from "../src/core/db/db.js";
+import type { Deps, Mode } from "../src/core/deps.js";
+import type { Environment } from "../src/core/http/context.js";
+import { logRedactPaths } from "../src/core/http/logging.js";
+import { API_VERSION } from "../src/core/http/version.js";
+import { createPlatform } from "../src/platform/platforms.js";
+import { openTestDb } from "./test-db.js";
+
+export interface Credentials {
+  platformId: string;
+  tokenId: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface TestResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  auth?: Credentials | { clientId: string; clientSecret: string } | null;
+  headers?: Record<string, string>;
+  /** Sent as is (no JSON encoding, no content type unless given). */
+  rawBody?: string;
+}
+
+/** An HTTP client for the running server: JSON in and out, Basic auth with the given credentials. */
+export class TestClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly credentials: Credentials,
+  ) {}
+
+  as(credentials: Credentials): TestClient {
+    return new TestClient(this.baseUrl, credentials);
+  }
+
+  async request<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: RequestOptions = {},
+  ): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    const auth = options.auth === undefined ? this.credentials : options.auth;
+    if (auth) {
+      headers.authorization = `Basic ${Buffer.from(`${auth.clientId}:${auth.clientSecret}`).toString("base64")}`;
+    }
+    let payload: string | undefined = options.rawBody;
+    if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers["content-type"] ??= "application/json";
+    }
+    // Paths are relative to the versioned base URL; absolute URLs (health, docs) pass through.
+    const url = path.startsWith("http") ? path : `${this.baseUrl}${path}`;
+    const response = await fetch(url, {
+      method,
+      headers,
+      ...(payload !== undefined ? { body: payload } : {}),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    if ((response.headers.get("content-type") ?? "").includes("json") && text) parsed = JSON.parse(text);
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  get<T = Record<string, unknown>>(path: string, options?: RequestOptions) {
+    return this.request<T>("GET", path, undefined, options);
+  }
+  post<T = Record<string, unknown>>(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request<T>("POST", path, body, options);
+  }
+  patch<T = Record<string, unknown>>(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request<T>("PATCH", path, body, options);
+  }
+  delete<T = Record<string, unknown>>(path: string, options?: RequestOptions) {
+    return this.request<T>("DELETE", path, undefined, options);
+  }
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  deps: Deps;
+  db: Db;
+  /** Base URL including the version segment. */
+  baseUrl: string;
+  /** The server origin, without the version segment. */
+  origin: string;
+  platform: Credentials;
+  client: TestClient;
+  /** Creates another platform (tenant) with an all-permission token. */
+  newPlatform(environment?: Environment): Promise<Credentials>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  clock?: Clock;
+  mode?: Mode;
+  logger?: FastifyBaseLogger;
+}
+
+/** Logs go nowhere unless TEST_LOG_LEVEL is set; tests that inspect logs pass their own logger. */
+export function testLogger(stream?: NodeJS.WritableStream): FastifyBaseLogger {
+  const options = { level: stream ? "info" : (process.env.TEST_LOG_LEVEL ?? "silent"), redact: { paths: logRedactPaths, censor: "[redacted]" } };
+  return stream ? pino(options, stream) : pino(options);
+}
+
+/** The real app on an ephemeral port over a fresh migrated database, with one sandbox platform. */
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const db = await openTestDb(inject("dbTemplate"));
+  const deps: Deps = { db, clock: options.clock ?? systemClock, logger: options.logger ?? testLogger(), mode: options.mode ?? "sandbox" };
+  const app = await buildApp(deps);
+  const address = await app.listen({ port: 0, host: "127.0.0.1" });
+  const baseUrl = `${address}/${API_VERSION}`;
+  const newPlatform = async (environment: Environment = "SANDBOX"): Promise<Credentials> => {
+    const created = await createPlatform(deps, { name: `test ${environment.toLowerCase()}`, environment });
+    return { platformId: created.platform.id, ...created.token, tokenId: created.token.id };
+  };
+  const platform = await newPlatform();
+  return {
+    app,
+    deps,
+    db,
+    baseUrl,
+    origin: address,
+    platform,
+    client: new TestClient(baseUrl, platform),
+    newPlatform,
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import type { Deps } from "../core/deps.js";
+import { ApiError } from "../core/errors/api-error.js";
+import { errorResponses } from "../core/http/schemas.js";
+import { findPlatform } from "../platform/store.js";
+
+/**
+ * Sandbox simulations (conventions §1.9): registered only in sandbox mode, and `config.sandbox` makes
+ * the auth hook answer 403 to production platforms. Other areas add their simulations here.
+ */
+export const sandboxRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const tags = ["Sandbox"];
+  const config = { sandbox: true, optionalBody: true };
+
+  app.post(
+    "/sandbox/webhooks/test",
+    {
+      config,
+      schema: {
+        tags,
+        description:
+          "Sends a TEST event to the configured webhook endpoint and reports the receiver's answer.",
+        body: Type.Object({}, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            url: Type.String(),
+            response_status: Type.Integer(),
+            response_body: Type.Optional(Type.String()),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const platform = await findPlatform(deps.db, request.caller.platformId);
+      // Webhook endpoints arrive with the webhooks area; until then no platform can have one configured.
+      throw new ApiError("WEBHOOK_ENDPOINT_NOT_SET", {
+        reason: `No webhook endpoint is configured for ${platform?.id ?? "this platform"}; set one with PATCH /config.`,
+      });
+    },
+  );
+};

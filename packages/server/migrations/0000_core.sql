@@ -10,6 +10,19 @@ CREATE TABLE "api_tokens" (
 	CONSTRAINT "api_tokens_client_id_key" UNIQUE("client_id")
 );
 --> statement-breakpoint
+CREATE TABLE "idempotency_keys" (
+	"platform_id" text NOT NULL,
+	"key" text NOT NULL,
+	"fingerprint" text NOT NULL,
+	"state" text NOT NULL,
+	"response_status" integer,
+	"response_body" text,
+	"response_content_type" text,
+	"created_at" timestamp (3) with time zone NOT NULL,
+	"expires_at" timestamp (3) with time zone NOT NULL,
+	CONSTRAINT "idempotency_keys_platform_id_key_pk" PRIMARY KEY("platform_id","key")
+);
+--> statement-breakpoint
 CREATE TABLE "agreement_consents" (
 	"id" text PRIMARY KEY NOT NULL,
 	"customer_id" text NOT NULL,
@@ -92,6 +105,7 @@ ALTER TABLE "documents" ADD CONSTRAINT "documents_customer_id_customers_id_fk" F
 ALTER TABLE "verifications" ADD CONSTRAINT "verifications_platform_id_platforms_id_fk" FOREIGN KEY ("platform_id") REFERENCES "public"."platforms"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "verifications" ADD CONSTRAINT "verifications_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "api_tokens_platform_created_idx" ON "api_tokens" USING btree ("platform_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "idempotency_keys_expires_idx" ON "idempotency_keys" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "agreement_consents_customer_idx" ON "agreement_consents" USING btree ("customer_id","type");--> statement-breakpoint
 CREATE INDEX "customers_platform_created_idx" ON "customers" USING btree ("platform_id","created_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "customers_platform_customer_id_key" ON "customers" USING btree ("platform_id","platform_customer_id") WHERE NOT "customers"."is_deleted" AND "customers"."platform_customer_id" IS NOT NULL;--> statement-breakpoint
@@ -99,4 +113,6 @@ CREATE UNIQUE INDEX "customers_uma_address_key" ON "customers" USING btree ("pla
 CREATE INDEX "internal_accounts_platform_created_idx" ON "internal_accounts" USING btree ("platform_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "internal_accounts_customer_idx" ON "internal_accounts" USING btree ("customer_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "documents_customer_type_key" ON "documents" USING btree ("customer_id","document_type");--> statement-breakpoint
-CREATE INDEX "verifications_platform_created_idx" ON "verifications" USING btree ("platform_id","created_at","id");
+CREATE INDEX "documents_platform_created_idx" ON "documents" USING btree ("platform_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "verifications_platform_created_idx" ON "verifications" USING btree ("platform_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "verifications_customer_idx" ON "verifications" USING btree ("customer_id","created_at");

@@ -12,10 +12,13 @@ import { registerNotFound } from "./core/http/not-found.js";
 import { registerOpenApi } from "./core/http/openapi.js";
 import { validatorCompiler } from "./core/http/validation.js";
 import { API_VERSION } from "./core/http/version.js";
+import { registerIdempotency } from "./core/idempotency/idempotency.js";
 import { uuidv7 } from "./core/ids.js";
 import { internalAccountRoutes } from "./customers/account-routes.js";
 import { customerRoutes } from "./customers/routes.js";
+import { kycRoutes } from "./kyc/routes.js";
 import { configRoutes } from "./platform/routes.js";
+import { sandboxRoutes } from "./sandbox/routes.js";
 
 export { API_VERSION };
 
@@ -41,6 +44,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerNotFound(app);
   registerBodyRules(app);
   registerAuth(app, (clientId, secret) => authenticate(deps.db, clientId, secret));
+  registerIdempotency(app, deps.db, deps.clock);
   await registerOpenApi(app);
   registerHealth(app, deps.db);
 
@@ -49,6 +53,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(tokenRoutes, { prefix, deps });
   await app.register(customerRoutes, { prefix, deps });
   await app.register(internalAccountRoutes, { prefix, deps });
+  await app.register(kycRoutes, { prefix, deps });
+  if (deps.mode === "sandbox") await app.register(sandboxRoutes, { prefix, deps });
 
   await app.ready();
   return app;

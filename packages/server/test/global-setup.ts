@@ -7,7 +7,7 @@ import type { TestProject } from "vitest/node";
 import { migrate } from "../src/core/db/migrate.js";
 import { openPglite } from "../src/core/db/pglite.js";
 import { openPostgres } from "../src/core/db/postgres.js";
-import { databaseUrlFor, type DbTemplate } from "./test-db.js";
+import { type DbTemplate, databaseUrlFor } from "./test-db.js";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -109,14 +109,22 @@ export interface StartOptions {
 
 /** Logs go nowhere unless TEST_LOG_LEVEL is set; tests that inspect logs pass their own logger. */
 export function testLogger(stream?: NodeJS.WritableStream): FastifyBaseLogger {
-  const options = { level: stream ? "info" : (process.env.TEST_LOG_LEVEL ?? "silent"), redact: { paths: logRedactPaths, censor: "[redacted]" } };
+  const options = {
+    level: stream ? "info" : (process.env.TEST_LOG_LEVEL ?? "silent"),
+    redact: { paths: logRedactPaths, censor: "[redacted]" },
+  };
   return stream ? pino(options, stream) : pino(options);
 }
 
 /** The real app on an ephemeral port over a fresh migrated database, with one sandbox platform. */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const db = await openTestDb(inject("dbTemplate"));
-  const deps: Deps = { db, clock: options.clock ?? systemClock, logger: options.logger ?? testLogger(), mode: options.mode ?? "sandbox" };
+  const deps: Deps = {
+    db,
+    clock: options.clock ?? systemClock,
+    logger: options.logger ?? testLogger(),
+    mode: options.mode ?? "sandbox",
+  };
   const app = await buildApp(deps);
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
   const baseUrl = `${address}/${API_VERSION}`;

@@ -213,6 +213,14 @@ export async function findCustomerOrThrow(db: Executor, caller: Caller, rawId: s
   return row;
 }
 
+/** For writes: like findCustomerOrThrow, and a deleted customer is `409 CONFLICT`. */
+export async function findActiveCustomerOrThrow(tx: Tx, caller: Caller, rawId: string) {
+  const row = await findCustomerOrThrow(tx, caller, rawId, true);
+  if (row.is_deleted)
+    throw new ApiError("CONFLICT", { reason: `Customer ${row.id} is deleted and cannot be changed.` });
+  return row;
+}
+
 export async function getCustomer(deps: Deps, caller: Caller, rawId: string): Promise<Customer> {
   return loadCustomer(deps.db, await findCustomerOrThrow(deps.db, caller, rawId));
 }
@@ -229,7 +237,7 @@ export async function updateCustomer(
   return mapConflicts(
     () =>
       deps.db.transaction(async (tx) => {
-        const row = await findCustomerOrThrow(tx, caller, rawId, true);
+        const row = await findActiveCustomerOrThrow(tx, caller, rawId);
         checkTypeFields(row.customer_type, input);
         const now = deps.clock.now();
         const updated: store.CustomerRow = {
@@ -250,7 +258,7 @@ export async function updateCustomer(
 /** `DELETE /customers/{id}`: marks the customer deleted, freeing its platformCustomerId. */
 export async function deleteCustomer(deps: Deps, caller: Caller, rawId: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    const row = await findCustomerOrThrow(tx, caller, rawId, true);
+    const row = await findActiveCustomerOrThrow(tx, caller, rawId);
     await store.updateCustomer(tx, { ...row, is_deleted: true, updated_at: deps.clock.now() });
   });
 }

@@ -1,5 +1,6 @@
 import type { Executor, Tx } from "../core/db/db.js";
 import { listPage, type PageResult } from "../core/http/pagination.js";
+import type { KycStatus } from "../kyc/outcomes.js";
 
 export interface CustomerProfile {
   [field: string]: unknown;
@@ -11,7 +12,7 @@ export interface CustomerRow {
   platform_id: string;
   platform_customer_id: string | null;
   customer_type: "INDIVIDUAL" | "BUSINESS";
-  kyc_status: string;
+  kyc_status: KycStatus;
   uma_address: string;
   is_deleted: boolean;
   profile: CustomerProfile;

@@ -19,7 +19,10 @@ export const documents = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
   },
-  (t) => [uniqueIndex("documents_customer_type_key").on(t.customerId, t.documentType)],
+  (t) => [
+    uniqueIndex("documents_customer_type_key").on(t.customerId, t.documentType),
+    index("documents_platform_created_idx").on(t.platformId, t.createdAt, t.id),
+  ],
 );
 
 export const verifications = pgTable(
@@ -37,5 +40,8 @@ export const verifications = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
   },
-  (t) => [index("verifications_platform_created_idx").on(t.platformId, t.createdAt, t.id)],
+  (t) => [
+    index("verifications_platform_created_idx").on(t.platformId, t.createdAt, t.id),
+    index("verifications_customer_idx").on(t.customerId, t.createdAt),
+  ],
 );

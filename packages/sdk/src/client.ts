@@ -1,0 +1,71 @@
+import { RequestSender } from "./request.js";
+import { ConfigResource } from "./resources/config.js";
+import { CustomersResource } from "./resources/customers.js";
+import { InternalAccountsResource } from "./resources/internal-accounts.js";
+import { TokensResource } from "./resources/tokens.js";
+
+export interface PaysvcClientOptions {
+  /** The API base address including the version segment, e.g. `http://127.0.0.1:8080/2025-10-13`. */
+  baseUrl: string;
+  /** The API token's `clientId` (HTTP Basic username). */
+  clientId: string;
+  /** The API token's `clientSecret` (HTTP Basic password). */
+  clientSecret: string;
+  /** Retries after the first attempt, for failures that are safe to repeat (see `retryDelayMs`). Default 2. */
+  maxRetries?: number;
+  /** Time allowed for each attempt, response body included. Default 30 000 ms. */
+  timeoutMs?: number;
+  /** A `fetch` implementation; defaults to the global one (Node ≥ 20, browsers, Deno, Bun). */
+  fetch?: typeof fetch;
+}
+
+const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new TypeError(`PaysvcClient: ${message}`);
+}
+
+/**
+ * The paysvc API client: one namespace per area. Results are the response bodies with a non-enumerable
+ * `lastResponse.requestId`; failures reject with a `PaysvcError` subclass carrying `requestId`.
+ *
+ *     const paysvc = new PaysvcClient({ baseUrl, clientId, clientSecret });
+ *     const customer = await paysvc.customers.create({ customerType: "INDIVIDUAL" });
+ */
+export class PaysvcClient {
+  readonly customers: CustomersResource;
+  readonly internalAccounts: InternalAccountsResource;
+  readonly tokens: TokensResource;
+  readonly config: ConfigResource;
+
+  constructor(options: PaysvcClientOptions) {
+    const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    check(
+      typeof options.baseUrl === "string" && /^https?:\/\//.test(options.baseUrl),
+      "baseUrl must be an http(s) URL",
+    );
+    check(typeof options.clientId === "string" && options.clientId !== "", "clientId is required");
+    check(
+      typeof options.clientSecret === "string" && options.clientSecret !== "",
+      "clientSecret is required",
+    );
+    check(Number.isInteger(maxRetries) && maxRetries >= 0, "maxRetries must be an integer ≥ 0");
+    check(Number.isFinite(timeoutMs) && timeoutMs > 0, "timeoutMs must be a positive number");
+    check(typeof fetchImpl === "function", "no fetch available; pass options.fetch");
+    const sender = new RequestSender({
+      baseUrl: options.baseUrl.replace(/\/+$/, ""),
+      clientId: options.clientId,
+      clientSecret: options.clientSecret,
+      maxRetries,
+      timeoutMs,
+      fetch: fetchImpl,
+    });
+    this.customers = new CustomersResource(sender);
+    this.internalAccounts = new InternalAccountsResource(sender);
+    this.tokens = new TokensResource(sender);
+    this.config = new ConfigResource(sender);
+  }
+}

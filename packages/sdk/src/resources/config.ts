@@ -1,0 +1,21 @@
+import type { ApiResult, RequestOptions, RequestSender } from "../request.js";
+import type { PlatformConfig, UpdateConfigBody } from "../types.js";
+
+/** The calling platform's configuration (conventions §7.3). */
+export class ConfigResource {
+  readonly #sender: RequestSender;
+
+  constructor(sender: RequestSender) {
+    this.#sender = sender;
+  }
+
+  /** `GET /config`. */
+  async get(options?: RequestOptions): Promise<ApiResult<PlatformConfig>> {
+    return this.#sender.send("GET", "/config", { options });
+  }
+
+  /** `PATCH /config` with at least one field; needs `MANAGE`. */
+  async update(body: UpdateConfigBody, options?: RequestOptions): Promise<ApiResult<PlatformConfig>> {
+    return this.#sender.send("PATCH", "/config", { body, options });
+  }
+}

@@ -1,0 +1,47 @@
+import { paginate } from "../pagination.js";
+import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
+import type {
+  CustomerInternalAccountListParams,
+  DataList,
+  InternalAccount,
+  InternalAccountFilters,
+  Page,
+} from "../types.js";
+
+/** Internal accounts (conventions §2.2): read-only here; customers' accounts are opened at create. */
+export class InternalAccountsResource {
+  readonly #sender: RequestSender;
+
+  constructor(sender: RequestSender) {
+    this.#sender = sender;
+  }
+
+  /** `GET /customers/internal-accounts`: one page of customer-owned accounts. */
+  async listForCustomers(
+    params: CustomerInternalAccountListParams = {},
+    options?: RequestOptions,
+  ): Promise<ApiResult<Page<InternalAccount>>> {
+    return this.#sender.send("GET", "/customers/internal-accounts", { query: params, options });
+  }
+
+  /** Every customer-owned account matching the filters, page by page. */
+  listAllForCustomers(
+    params: CustomerInternalAccountListParams = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<InternalAccount, void, undefined> {
+    return paginate((page) => this.listForCustomers(page, options), params);
+  }
+
+  /** `GET /platform/internal-accounts`: the platform's own accounts, not paginated. */
+  async listPlatform(
+    filters: InternalAccountFilters = {},
+    options?: RequestOptions,
+  ): Promise<ApiResult<DataList<InternalAccount>>> {
+    return this.#sender.send("GET", "/platform/internal-accounts", { query: filters, options });
+  }
+
+  /** `GET /internal-accounts/{accountId}`; unknown → `NotFoundError` `ACCOUNT_NOT_FOUND`. */
+  async get(accountId: string, options?: RequestOptions): Promise<ApiResult<InternalAccount>> {
+    return this.#sender.send("GET", path`/internal-accounts/${accountId}`, { options });
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Wire types of the paysvc API (version 2025-10-13). Each interface mirrors the server's TypeBox schema of
+ * the same name (packages/server/src/<area>/schemas.ts) field for field, optional where the schema says
+ * `Type.Optional`. They are written out rather than derived so the published SDK carries no dependency on
+ * the server or on TypeBox.
+ */
+
+/** Currency metadata (conventions §1.4). */
+export interface Currency {
+  code: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+}
+
+/** An amount in integer minor units with its currency. */
+export interface CurrencyAmount {
+  amount: number;
+  currency: Currency;
+}
+
+/** One invalid field of a `400 INVALID_INPUT` answer, listed in `details.errors`. */
+export interface FieldError {
+  field: string;
+  constraint?: {
+    format?: string;
+    pattern?: string;
+    enum?: string[];
+    minLength?: number;
+    maxLength?: number;
+  };
+  message: string;
+}
+
+/** Every error body: exactly `{code, reason, details?}` (conventions §1.7). */
+export interface ErrorBody {
+  code: string;
+  reason: string;
+  details?: Record<string, unknown>;
+}
+
+/** `limit` (1–100, default 20) and `cursor` of every paginated list (conventions §1.6). */
+export interface PageParams {
+  limit?: number;
+  cursor?: string;
+}
+
+/** Lists sorted by `createdAt` also take `sortOrder` (default `desc`). */
+export interface SortedPageParams extends PageParams {
+  sortOrder?: "asc" | "desc";
+}
+
+/** One page of a list; `nextCursor` is present only when `hasMore` is true. */
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+  nextCursor?: string;
+  totalCount: number;
+}
+
+/** An unpaginated list (`GET /customers/agreements`, `GET /platform/internal-accounts`). */
+export interface DataList<T> {
+  data: T[];
+}
+
+export type * from "./customer-types.js";
+
+// --- API tokens (server: src/auth/schemas.ts) ---
+
+export type Permission = "VIEW" | "TRANSACT" | "MANAGE";
+
+export interface CreateTokenBody {
+  name: string;
+  permissions: Permission[];
+}
+
+export interface ApiToken {
+  id: string;
+  name: string;
+  permissions: Permission[];
+  clientId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The create answer: the only time `clientSecret` is returned. */
+export interface CreatedApiToken extends ApiToken {
+  clientSecret: string;
+}
+
+// --- Internal accounts (server: src/customers/schemas.ts InternalAccount) ---
+
+export type InternalAccountType = "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
+export type InternalAccountStatus = "PENDING" | "ACTIVE" | "CLOSED" | "FROZEN" | "FAILED";
+
+export interface FundingPaymentInstruction {
+  instructionsNotes: string;
+  accountOrWalletInfo: {
+    accountType: string;
+    accountNumber: string;
+    routingNumber: string;
+    bankName: string;
+    reference: string;
+  };
+}
+
+export interface InternalAccount {
+  id: string;
+  /** Absent for platform-owned accounts. */
+  customerId?: string;
+  type: InternalAccountType;
+  status: InternalAccountStatus;
+  /** Available: `totalBalance` minus open card-authorization holds. */
+  balance: CurrencyAmount;
+  /** Ledger balance. */
+  totalBalance: CurrencyAmount;
+  fundingPaymentInstructions: FundingPaymentInstruction[];
+  /** `EMBEDDED_WALLET` only. */
+  privateEnabled?: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Filters of `GET /platform/internal-accounts` (not paginated). */
+export interface InternalAccountFilters {
+  /** Currency code, e.g. `USD`. */
+  currency?: string;
+  type?: InternalAccountType;
+}
+
+/** Filters of `GET /customers/internal-accounts`. */
+export interface CustomerInternalAccountListParams extends InternalAccountFilters, SortedPageParams {
+  customerId?: string;
+}
+
+// --- Platform configuration (server: src/platform/schemas.ts) ---
+
+export interface PlatformConfig {
+  id: string;
+  name: string;
+  environment: "SANDBOX" | "PRODUCTION";
+  webhookEndpoint: string | null;
+  supportedCurrencies: string[];
+  /** Shape not fixed yet (conventions §3.3: decide and record); always `[]` today. */
+  feeConfigs: object[];
+  sandboxSkipVerificationPaperwork: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** At least one field. */
+export interface UpdateConfigBody {
+  name?: string;
+  supportedCurrencies?: string[];
+  sandboxSkipVerificationPaperwork?: boolean;
+}

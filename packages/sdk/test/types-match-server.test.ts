@@ -1,0 +1,21 @@
+import type { Static } from "typebox";
+import { expectTypeOf, test } from "vitest";
+import type * as auth from "../../server/src/auth/schemas.js";
+import type * as customers from "../../server/src/customers/schemas.js";
+import type * as platform from "../../server/src/platform/schemas.js";
+import type * as sdk from "../src/index.js";
+
+// The SDK writes its wire types out so the published package does not depend on the server or TypeBox;
+// these assertions are checked by `tsc -p packages/sdk` and fail the build when a server schema drifts.
+test("SDK wire types equal the server's TypeBox schemas", () => {
+  expectTypeOf<sdk.CreateTokenBody>().toEqualTypeOf<Static<typeof auth.CreateTokenBody>>();
+  expectTypeOf<sdk.ApiToken>().toEqualTypeOf<Static<typeof auth.ApiToken>>();
+  expectTypeOf<sdk.CreatedApiToken>().toEqualTypeOf<Static<typeof auth.CreatedApiToken>>();
+  expectTypeOf<sdk.CreateCustomerBody>().toEqualTypeOf<Static<typeof customers.CreateCustomerBody>>();
+  expectTypeOf<sdk.UpdateCustomerBody>().toEqualTypeOf<Static<typeof customers.UpdateCustomerBody>>();
+  expectTypeOf<sdk.Customer>().toEqualTypeOf<Static<typeof customers.Customer>>();
+  expectTypeOf<sdk.Agreement>().toEqualTypeOf<Static<typeof customers.Agreement>>();
+  expectTypeOf<sdk.InternalAccount>().toEqualTypeOf<Static<typeof customers.InternalAccount>>();
+  expectTypeOf<sdk.PlatformConfig>().toEqualTypeOf<Static<typeof platform.PlatformConfig>>();
+  expectTypeOf<sdk.UpdateConfigBody>().toEqualTypeOf<Static<typeof platform.UpdateConfigBody>>();
+});

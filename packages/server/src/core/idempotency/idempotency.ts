@@ -1,0 +1,109 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Clock } from "../clock.js";
+import type { Db } from "../db/db.js";
+import { ApiError, invalidField } from "../errors/api-error.js";
+import { canonicalJson, sha256Hex } from "../hash.js";
+import * as store from "./store.js";
+
+const KEY_TTL_MS = 24 * 60 * 60 * 1000;
+const keyPattern = /^[\x20-\x7e]{1,255}$/;
+// 400, 401 and 403 answers are never stored (conventions §1.8): the client may fix the request and retry.
+const unstored = new Set([400, 401, 403]);
+
+declare module "fastify" {
+  interface FastifyRequest {
+    idempotencyKey: string | null;
+  }
+  interface FastifyContextConfig {
+    /** Signed-retry endpoints have their own replay rules and take no Idempotency-Key. */
+    idempotency?: false;
+  }
+}
+
+function fingerprint(request: FastifyRequest): string {
+  return sha256Hex(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`);
+}
+
+async function replay(reply: FastifyReply, saved: store.IdempotencyRow): Promise<FastifyReply> {
+  return reply
+    .code(saved.response_status ?? 500)
+    .header("idempotent-replayed", "true")
+    .header("content-type", saved.response_content_type ?? "application/json; charset=utf-8")
+    .send(saved.response_body ?? "");
+}
+
+/**
+ * Idempotency-Key on POST (conventions §1.8): the first response to a key is stored and replayed to
+ * the same request; a different request with the key, or one while the first runs, is 409 CONFLICT.
+ * Runs after authentication, permission and validation, so their rejections are never stored.
+ */
+export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock): void {
+  app.decorateRequest("idempotencyKey", null);
+
+  app.addHook("preHandler", async (request, reply) => {
+    const header = request.headers["idempotency-key"];
+    if (
+      request.method !== "POST" ||
+      header === undefined ||
+      request.routeOptions.config.idempotency === false
+    )
+      return;
+    const key = Array.isArray(header) ? header.join(",") : header;
+    if (!keyPattern.test(key)) {
+      throw invalidField("Idempotency-Key", "must be 1 to 255 printable ASCII characters", {
+        minLength: 1,
+        maxLength: 255,
+      });
+    }
+    const now = clock.now();
+    const print = fingerprint(request);
+    const claimed = await store.claimKey(db, {
+      platformId: request.caller.platformId,
+      key,
+      fingerprint: print,
+      now,
+      expiresAt: new Date(now.getTime() + KEY_TTL_MS),
+    });
+    if (claimed) {
+      request.idempotencyKey = key;
+      return;
+    }
+    const saved = await store.findKey(db, request.caller.platformId, key);
+    if (!saved)
+      throw new ApiError("CONFLICT", {
+        reason: "The Idempotency-Key is being claimed by a concurrent request.",
+      });
+    if (saved.fingerprint !== print) {
+      throw new ApiError("CONFLICT", {
+        reason: "This Idempotency-Key was used with a different request (method, path or body).",
+      });
+    }
+    if (saved.state === "IN_PROGRESS") {
+      throw new ApiError("CONFLICT", {
+        reason: "A request with this Idempotency-Key is still running; retry later.",
+      });
+    }
+    return replay(reply, saved);
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    const key = request.idempotencyKey;
+    if (key === null) return payload;
+    request.idempotencyKey = null;
+    if (unstored.has(reply.statusCode)) {
+      await store.releaseKey(db, request.caller.platformId, key);
+    } else {
+      await store.completeKey(db, request.caller.platformId, key, {
+        status: reply.statusCode,
+        body:
+          typeof payload === "string"
+            ? payload
+            : payload === null || payload === undefined
+              ? ""
+              : String(payload),
+        contentType: String(reply.getHeader("content-type") ?? "application/json; charset=utf-8"),
+      });
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,121 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import type { Db } from "../../src/core/db/db.js";
+import { loadMigrations, migrate } from "../../src/core/db/migrate.js";
+import { openTestDb } from "../test-db.js";
+
+let db: Db;
+beforeAll(async () => {
+  db = await openTestDb(inject("dbTemplate"));
+  await db.query("CREATE TABLE counters (id text PRIMARY KEY, value int8 NOT NULL)");
+});
+afterAll(() => db.close());
+
+describe("migrations", () => {
+  test("applying the migrations again is a no-op", async () => {
+    const before = await db.query("SELECT name, sha256, applied_at FROM paysvc_migrations ORDER BY name");
+    expect(before.length).toBe((await loadMigrations()).length);
+    expect(await migrate(db)).toEqual([]);
+    expect(await db.query("SELECT name, sha256, applied_at FROM paysvc_migrations ORDER BY name")).toEqual(
+      before,
+    );
+  });
+
+  test("a recorded migration whose file changed is refused (forward-only)", async () => {
+    const [first, ...rest] = await loadMigrations();
+    if (!first) throw new Error("no migrations");
+    const edited = { ...first, sql: `${first.sql}\n-- edited`, sha256: "different" };
+    await expect(migrate(db, [edited, ...rest])).rejects.toThrow(/changed after it was applied/);
+  });
+
+  test("the migrations are drizzle-kit's generated SQL, listed in its journal", async () => {
+    const migrations = await loadMigrations();
+    expect(migrations.map((m) => m.name)[0]).toBe("0000_core");
+    for (const m of migrations) expect(m.sql).toMatch(/CREATE TABLE|ALTER TABLE|CREATE INDEX/);
+  });
+});
+
+describe("db API: query and transaction", () => {
+  test("int8 columns come back as exact JavaScript numbers on both drivers", async () => {
+    const [row] = await db.query<{ big: unknown; sum: unknown }>(
+      "SELECT 9000000000000000::int8 AS big, sum(x)::int8 AS sum FROM (VALUES (1), (2)) v(x)",
+    );
+    expect(row).toEqual({ big: 9_000_000_000_000_000, sum: 3 });
+  });
+
+  test("a transaction that throws leaves nothing written", async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("INSERT INTO counters VALUES ('rollback', 1)");
+        throw new Error("abort");
+      }),
+    ).rejects.toThrow("abort");
+    expect(await db.query("SELECT * FROM counters WHERE id = 'rollback'")).toEqual([]);
+  });
+
+  test("a transaction is retried on serialization failure (SQLSTATE 40001) and commits once", async () => {
+    let attempts = 0;
+    await db.transaction(async (tx) => {
+      attempts++;
+      await tx.query(
+        "INSERT INTO counters VALUES ('retry', $1) ON CONFLICT (id) DO UPDATE SET value = counters.value + 1",
+        [attempts],
+      );
+      if (attempts < 3) throw Object.assign(new Error("could not serialize access"), { code: "40001" });
+    });
+    expect(attempts).toBe(3);
+    expect(await db.query("SELECT value FROM counters WHERE id = 'retry'")).toEqual([{ value: 3 }]);
+  });
+
+  test("row locks (SELECT … FOR UPDATE) make concurrent read-modify-write transactions lose no update", async () => {
+    await db.query("INSERT INTO counters VALUES ('locked', 0)");
+    await Promise.all(
+      Array.from({ length: 25 }, () =>
+        db.transaction(async (tx) => {
+          const [row] = await tx.query<{ value: number }>(
+            "SELECT value FROM counters WHERE id = 'locked' FOR UPDATE",
+          );
+          await tx.query("UPDATE counters SET value = $1 WHERE id = 'locked'", [(row?.value ?? 0) + 1]);
+        }),
+      ),
+    );
+    expect(await db.query("SELECT value FROM counters WHERE id = 'locked'")).toEqual([{ value: 25 }]);
+  });
+
+  test("concurrent serializable transactions that conflict are retried until both commit", async () => {
+    await db.query("INSERT INTO counters VALUES ('serial', 0)");
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        db.transaction(
+          async (tx) => {
+            const [row] = await tx.query<{ value: number }>("SELECT value FROM counters WHERE id = 'serial'");
+            await tx.query("UPDATE counters SET value = $1 WHERE id = 'serial'", [(row?.value ?? 0) + 1]);
+          },
+          { isolation: "serializable", maxAttempts: 20 },
+        ),
+      ),
+    );
+    expect(await db.query("SELECT value FROM counters WHERE id = 'serial'")).toEqual([{ value: 6 }]);
+  });
+});
+
+describe("layering", () => {
+  test("nothing outside core/db imports a database driver", () => {
+    const src = fileURLToPath(new URL("../../src/", import.meta.url));
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (path.endsWith(".ts") && !path.includes(`${join("core", "db")}`)) {
+          const text = readFileSync(path, "utf8");
+          if (/from "(pg|@electric-sql\/pglite)"/.test(text)) offenders.push(path);
+        }
+      }
+    };
+    walk(src);
+    expect(offenders).toEqual([]);
+  });
+});

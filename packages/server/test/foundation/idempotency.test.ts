@@ -43,11 +43,7 @@ describe("Idempotency-Key on POST (conventions §1.8)", () => {
 
   test("the same key on another path -> 409 CONFLICT", async () => {
     await server.client.post("/tokens", { name: "a", permissions: ["VIEW"] }, withKey("k-path"));
-    const res = await server.client.post(
-      "/customers",
-      { customerType: "INDIVIDUAL" },
-      withKey("k-path"),
-    );
+    const res = await server.client.post("/customers", { customerType: "INDIVIDUAL" }, withKey("k-path"));
     expect(res.status).toBe(409);
   });
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
-import { Page, PageQuery, Query, SortQuery } from "../core/http/pagination.js";
+import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { errorResponses } from "../core/http/schemas.js";
 import { ApiToken, CreatedApiToken, CreateTokenBody, TokenParams } from "./schemas.js";
 import { createToken, deleteToken, getToken, listTokens } from "./tokens.js";
@@ -24,12 +24,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         response: { 200: Page(ApiToken), ...errorResponses },
       },
     },
-    async (request) =>
-      listTokens(deps, request.caller, {
-        limit: request.query.limit ?? 20,
-        cursor: request.query.cursor,
-        sortOrder: request.query.sortOrder ?? "desc",
-      }),
+    async (request) => listTokens(deps, request.caller, splitPageQuery(request.query).page),
   );
 
   app.get(

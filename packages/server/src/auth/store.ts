@@ -1,6 +1,6 @@
 import type { Executor, Tx } from "../core/db/db.js";
 import type { Environment, Permission } from "../core/http/context.js";
-import { listPage, type PageResult } from "../core/http/pagination.js";
+import { listPage, type PageRequest, type PageResult } from "../core/http/pagination.js";
 
 export interface TokenRow {
   [column: string]: unknown;
@@ -61,7 +61,7 @@ export async function deleteToken(tx: Tx, platformId: string, id: string): Promi
 export function listTokens(
   db: Executor,
   platformId: string,
-  page: { limit: number; cursor: string | undefined; sortOrder: "asc" | "desc" },
+  page: PageRequest,
 ): Promise<PageResult<TokenRow>> {
   return listPage<TokenRow>({
     executor: db,

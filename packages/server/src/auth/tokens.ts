@@ -4,7 +4,7 @@ import type { Deps } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import { constantTimeEqual, sha256Hex } from "../core/hash.js";
 import type { Caller, Permission } from "../core/http/context.js";
-import type { PageResult } from "../core/http/pagination.js";
+import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { newId, parseId } from "../core/ids.js";
 import * as store from "./store.js";
 
@@ -83,7 +83,7 @@ export async function getToken(deps: Deps, caller: Caller, rawId: string): Promi
 export async function listTokens(
   deps: Deps,
   caller: Caller,
-  page: { limit: number; cursor: string | undefined; sortOrder: "asc" | "desc" },
+  page: PageRequest,
 ): Promise<PageResult<ApiToken>> {
   const result = await store.listTokens(deps.db, caller.platformId, page);
   return { ...result, data: result.data.map(toApiToken) };

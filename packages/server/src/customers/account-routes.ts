@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
-import { Page, PageQuery, Query, SortQuery } from "../core/http/pagination.js";
+import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { errorResponses, StringEnum } from "../core/http/schemas.js";
 import {
   getInternalAccount,
@@ -33,12 +33,8 @@ export const internalAccountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = 
       },
     },
     async (request) => {
-      const { limit, cursor, sortOrder, ...filters } = request.query;
-      return listCustomerInternalAccounts(deps, request.caller, filters, {
-        limit: limit ?? 20,
-        cursor,
-        sortOrder: sortOrder ?? "desc",
-      });
+      const { filters, page } = splitPageQuery(request.query);
+      return listCustomerInternalAccounts(deps, request.caller, filters, page);
     },
   );
 

@@ -1,5 +1,5 @@
 import type { Executor, Tx } from "../core/db/db.js";
-import { listPage, type PageResult } from "../core/http/pagination.js";
+import { listPage, type PageRequest, type PageResult } from "../core/http/pagination.js";
 
 export type InternalAccountType = "INTERNAL_FIAT" | "INTERNAL_CRYPTO" | "EMBEDDED_WALLET";
 export type AccountRole = "STANDARD" | "RULE_BASED" | "BULK_SETTLEMENT";
@@ -77,7 +77,7 @@ export function listCustomerAccounts(
   db: Executor,
   platformId: string,
   filters: AccountFilters,
-  page: { limit: number; cursor: string | undefined; sortOrder: "asc" | "desc" },
+  page: PageRequest,
 ): Promise<PageResult<InternalAccountRow>> {
   const { where, params } = filterSql(platformId, "customer", filters);
   return listPage<InternalAccountRow>({

@@ -4,7 +4,7 @@ import type { Deps } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import { sha256Hex } from "../core/hash.js";
 import type { Caller } from "../core/http/context.js";
-import type { PageResult } from "../core/http/pagination.js";
+import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { newId, parseId } from "../core/ids.js";
 import { isFiat, money } from "../core/money.js";
 import * as store from "./accounts-store.js";
@@ -145,7 +145,7 @@ export async function listCustomerInternalAccounts(
   deps: Deps,
   caller: Caller,
   filters: store.AccountFilters,
-  page: { limit: number; cursor: string | undefined; sortOrder: "asc" | "desc" },
+  page: PageRequest,
 ): Promise<PageResult<InternalAccount>> {
   const result = await store.listCustomerAccounts(deps.db, caller.platformId, filters, page);
   return { ...result, data: result.data.map(toInternalAccount) };

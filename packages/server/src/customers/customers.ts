@@ -5,7 +5,7 @@ import { isUniqueViolation } from "../core/db/sqlstate.js";
 import type { Deps } from "../core/deps.js";
 import { ApiError, type FieldError, invalidInput } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
-import type { PageResult } from "../core/http/pagination.js";
+import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { newId, parseId } from "../core/ids.js";
 import { decidingSuffix, skipPaperworkOutcome } from "../kyc/outcomes.js";
 import { findPlatform } from "../platform/store.js";
@@ -267,7 +267,7 @@ export async function listCustomers(
   deps: Deps,
   caller: Caller,
   filters: store.CustomerFilters,
-  page: { limit: number; cursor: string | undefined; sortOrder: "asc" | "desc" },
+  page: PageRequest,
 ): Promise<PageResult<Customer>> {
   const result = await store.listCustomers(deps.db, caller.platformId, filters, page);
   const consents = await store.latestConsents(

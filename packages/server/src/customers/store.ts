@@ -1,5 +1,5 @@
 import type { Executor, Tx } from "../core/db/db.js";
-import { listPage, type PageResult } from "../core/http/pagination.js";
+import { listPage, type PageRequest, type PageResult } from "../core/http/pagination.js";
 import type { KycStatus } from "../kyc/outcomes.js";
 
 export interface CustomerProfile {
@@ -118,7 +118,7 @@ export function listCustomers(
   db: Executor,
   platformId: string,
   filters: CustomerFilters,
-  page: { limit: number; cursor: string | undefined; sortOrder: "asc" | "desc" },
+  page: PageRequest,
 ): Promise<PageResult<CustomerRow>> {
   const where = ["platform_id = $1"];
   const params: unknown[] = [platformId];

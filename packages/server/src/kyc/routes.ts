@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
-import { Page, PageQuery, Query, SortQuery } from "../core/http/pagination.js";
+import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { errorResponses } from "../core/http/schemas.js";
 import { createDocument, getDocument, listDocuments, replaceDocument } from "./documents.js";
 import {
@@ -35,12 +35,8 @@ export const kycRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
     "/documents",
     { schema: { tags, querystring: ListQuery, response: { 200: Page(Document), ...errorResponses } } },
     async (request) => {
-      const { limit, cursor, sortOrder, ...filters } = request.query;
-      return listDocuments(deps, request.caller, filters, {
-        limit: limit ?? 20,
-        cursor,
-        sortOrder: sortOrder ?? "desc",
-      });
+      const { filters, page } = splitPageQuery(request.query);
+      return listDocuments(deps, request.caller, filters, page);
     },
   );
 
@@ -74,12 +70,8 @@ export const kycRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
     "/verifications",
     { schema: { tags, querystring: ListQuery, response: { 200: Page(Verification), ...errorResponses } } },
     async (request) => {
-      const { limit, cursor, sortOrder, ...filters } = request.query;
-      return listVerifications(deps, request.caller, filters, {
-        limit: limit ?? 20,
-        cursor,
-        sortOrder: sortOrder ?? "desc",
-      });
+      const { filters, page } = splitPageQuery(request.query);
+      return listVerifications(deps, request.caller, filters, page);
     },
   );
 

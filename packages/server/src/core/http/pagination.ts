@@ -27,6 +27,21 @@ export function Page<T extends ReturnType<typeof Type.Object>>(item: T) {
   });
 }
 
+/** A page request with the defaults applied. */
+export interface PageRequest {
+  limit: number;
+  cursor: string | undefined;
+  sortOrder: "asc" | "desc";
+}
+
+/** Splits a list's querystring into its filters and its page request (limit 20, newest first by default). */
+export function splitPageQuery<Q extends { limit?: number; cursor?: string; sortOrder?: "asc" | "desc" }>(
+  query: Q,
+): { filters: Omit<Q, "limit" | "cursor" | "sortOrder">; page: PageRequest } {
+  const { limit, cursor, sortOrder, ...filters } = query;
+  return { filters, page: { limit: limit ?? 20, cursor, sortOrder: sortOrder ?? "desc" } };
+}
+
 export interface PageResult<T> {
   data: T[];
   hasMore: boolean;

@@ -19,6 +19,7 @@ import { customerRoutes } from "./customers/routes.js";
 import { kycRoutes } from "./kyc/routes.js";
 import { configRoutes } from "./platform/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
+import { transactionRoutes } from "./transactions/routes.js";
 
 export { API_VERSION };
 
@@ -54,6 +55,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(customerRoutes, { prefix, deps });
   await app.register(internalAccountRoutes, { prefix, deps });
   await app.register(kycRoutes, { prefix, deps });
+  await app.register(transactionRoutes, { prefix, deps });
   if (deps.mode === "sandbox") await app.register(sandboxRoutes, { prefix, deps });
 
   await app.ready();

@@ -34,9 +34,9 @@ export async function insertToken(tx: Tx, row: TokenRow): Promise<void> {
 export async function findTokenByClientId(
   db: Executor,
   clientId: string,
-): Promise<(TokenRow & { environment: Environment }) | undefined> {
-  const [row] = await db.query<TokenRow & { environment: Environment }>(
-    `SELECT t.*, p.environment FROM api_tokens t JOIN platforms p ON p.id = t.platform_id WHERE t.client_id = $1`,
+): Promise<(TokenRow & { environment: Environment; clock_offset_ms: number }) | undefined> {
+  const [row] = await db.query<TokenRow & { environment: Environment; clock_offset_ms: number }>(
+    `SELECT t.*, p.environment, p.clock_offset_ms FROM api_tokens t JOIN platforms p ON p.id = t.platform_id WHERE t.client_id = $1`,
     [clientId],
   );
   return row;

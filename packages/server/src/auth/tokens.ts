@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "../core/db/db.js";
-import type { Deps } from "../core/deps.js";
+import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import { constantTimeEqual, sha256Hex } from "../core/hash.js";
 import type { Caller, Permission } from "../core/http/context.js";
@@ -57,7 +57,7 @@ export async function insertNewToken(
 
 /** `POST /tokens`. */
 export function createToken(deps: Deps, caller: Caller, input: { name: string; permissions: Permission[] }) {
-  return deps.db.transaction((tx) => insertNewToken(tx, caller.platformId, input, deps.clock.now()));
+  return deps.db.transaction((tx) => insertNewToken(tx, caller.platformId, input, nowFor(deps, caller)));
 }
 
 /** Resolves Basic credentials to a caller, comparing the secret hash in constant time. */
@@ -70,6 +70,7 @@ export async function authenticate(db: Db, clientId: string, secret: string): Pr
     tokenId: row.id,
     permissions: row.permissions,
     environment: row.environment,
+    clockOffsetMs: row.clock_offset_ms,
   };
 }
 

@@ -28,6 +28,11 @@ export class ControlledClock implements Clock {
   }
 }
 
+/** A clock running `offsetMs` ahead of `base`. */
+export function offsetClock(base: Clock, offsetMs: number): Clock {
+  return { now: () => new Date(base.now().getTime() + offsetMs) };
+}
+
 /** ISO 8601 in UTC with milliseconds and `Z`, the wire's output form (conventions §1.5). */
 export function isoTimestamp(date: Date): string {
   return date.toISOString();

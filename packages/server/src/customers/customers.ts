@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Static } from "typebox";
 import type { Executor, Tx } from "../core/db/db.js";
 import { isUniqueViolation } from "../core/db/sqlstate.js";
-import type { Deps } from "../core/deps.js";
+import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, type FieldError, invalidInput } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import type { PageRequest, PageResult } from "../core/http/pagination.js";
@@ -163,7 +163,7 @@ export async function createCustomer(
   checkTypeFields(input.customerType, input);
   checkUmaAddress(input.umaAddress);
   const consents = consentsOf(input);
-  const now = deps.clock.now();
+  const now = nowFor(deps, caller);
   const id = newId("Customer");
   return mapConflicts(
     () =>
@@ -239,7 +239,7 @@ export async function updateCustomer(
       deps.db.transaction(async (tx) => {
         const row = await findActiveCustomerOrThrow(tx, caller, rawId);
         checkTypeFields(row.customer_type, input);
-        const now = deps.clock.now();
+        const now = nowFor(deps, caller);
         const updated: store.CustomerRow = {
           ...row,
           platform_customer_id: input.platformCustomerId ?? row.platform_customer_id,
@@ -259,7 +259,7 @@ export async function updateCustomer(
 export async function deleteCustomer(deps: Deps, caller: Caller, rawId: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const row = await findActiveCustomerOrThrow(tx, caller, rawId);
-    await store.updateCustomer(tx, { ...row, is_deleted: true, updated_at: deps.clock.now() });
+    await store.updateCustomer(tx, { ...row, is_deleted: true, updated_at: nowFor(deps, caller) });
   });
 }
 

@@ -1,5 +1,5 @@
 import { isUniqueViolation } from "../core/db/sqlstate.js";
-import type { Deps } from "../core/deps.js";
+import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import { sha256Hex } from "../core/hash.js";
 import type { Caller } from "../core/http/context.js";
@@ -65,7 +65,7 @@ export async function createDocument(
   input: CreateDocumentBody,
 ): Promise<Document> {
   const file = fileFacts(input);
-  const now = deps.clock.now();
+  const now = nowFor(deps, caller);
   try {
     return await deps.db.transaction(async (tx) => {
       const customer = await findActiveCustomerOrThrow(tx, caller, input.customerId);
@@ -110,7 +110,7 @@ export async function replaceDocument(
   const id = parseId("Document", rawId);
   const row = id
     ? await deps.db.transaction((tx) =>
-        store.replaceDocument(tx, caller.platformId, id, { ...file, updated_at: deps.clock.now() }),
+        store.replaceDocument(tx, caller.platformId, id, { ...file, updated_at: nowFor(deps, caller) }),
       )
     : undefined;
   if (!row) throw new ApiError("NOT_FOUND", { reason: `No document ${rawId}.` });

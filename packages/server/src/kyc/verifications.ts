@@ -1,5 +1,5 @@
 import type { Tx } from "../core/db/db.js";
-import type { Deps } from "../core/deps.js";
+import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import type { PageResult } from "../core/http/pagination.js";
@@ -144,7 +144,7 @@ export async function submitVerification(
     const platform = await findPlatform(tx, caller.platformId);
     if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
     const decision = await decide(tx, platform, customer);
-    const now = deps.clock.now();
+    const now = nowFor(deps, caller);
     const row: store.VerificationRow = {
       id: newId("Verification"),
       platform_id: caller.platformId,

@@ -1,6 +1,6 @@
 import type { Static } from "typebox";
 import { insertNewToken } from "../auth/tokens.js";
-import type { Deps } from "../core/deps.js";
+import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller, Environment } from "../core/http/context.js";
 import { newId } from "../core/ids.js";
@@ -47,6 +47,8 @@ export async function createPlatform(
       environment: input.environment,
       supported_currencies: input.supportedCurrencies ?? SANDBOX_CURRENCIES,
       sandbox_skip_verification_paperwork: false,
+      clock_offset_ms: 0,
+      fee_configs: [],
       created_at: now,
       updated_at: now,
     };
@@ -86,7 +88,7 @@ export async function updateConfig(
         tx,
         row.id,
         { ...changes, ...(supportedCurrencies ? { supportedCurrencies } : {}) },
-        deps.clock.now(),
+        nowFor(deps, caller),
       ),
     );
   });

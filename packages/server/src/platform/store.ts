@@ -8,6 +8,8 @@ export interface PlatformRow {
   environment: Environment;
   supported_currencies: string[];
   sandbox_skip_verification_paperwork: boolean;
+  clock_offset_ms: number;
+  fee_configs: unknown[];
   created_at: Date;
   updated_at: Date;
 }
@@ -61,4 +63,8 @@ export async function updatePlatformConfig(
   );
   if (!row) throw new Error(`platform ${id} vanished during update`);
   return row;
+}
+
+export async function setClockOffset(tx: Tx, id: string, offsetMs: number): Promise<void> {
+  await tx.query("UPDATE platforms SET clock_offset_ms = $2 WHERE id = $1", [id, offsetMs]);
 }

@@ -1,4 +1,4 @@
-import { boolean, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 export const platforms = pgTable("platforms", {
   id: text("id").primaryKey(),
@@ -6,6 +6,9 @@ export const platforms = pgTable("platforms", {
   environment: text("environment", { enum: ["SANDBOX", "PRODUCTION"] }).notNull(),
   supportedCurrencies: text("supported_currencies").array().notNull(),
   sandboxSkipVerificationPaperwork: boolean("sandbox_skip_verification_paperwork").notNull().default(false),
+  /** Sandbox clock: this platform's now is the service clock plus this offset; it only grows. */
+  clockOffsetMs: bigint("clock_offset_ms", { mode: "number" }).notNull().default(0),
+  feeConfigs: jsonb("fee_configs").notNull().default([]),
   createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
 });

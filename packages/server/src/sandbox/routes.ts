@@ -3,6 +3,9 @@ import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import { errorResponses } from "../core/http/schemas.js";
+import { InternalAccount } from "../customers/schemas.js";
+import { fundAccount } from "../ledger/deposits.js";
+import { advancePlatformClock, readPlatformClock } from "../platform/clock.js";
 import { findPlatform } from "../platform/store.js";
 
 /**
@@ -39,5 +42,54 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
         reason: `No webhook endpoint is configured for ${platform?.id ?? "this platform"}; set one with PATCH /config.`,
       });
     },
+  );
+
+  const Clock = Type.Object({ now: Type.String({ format: "date-time" }) });
+
+  app.get(
+    "/sandbox/clock",
+    {
+      config,
+      schema: {
+        tags,
+        description: "This platform's sandbox clock.",
+        response: { 200: Clock, ...errorResponses },
+      },
+    },
+    async (request) => readPlatformClock(deps, request.caller),
+  );
+
+  app.post(
+    "/sandbox/clock/advance",
+    {
+      config: { sandbox: true },
+      schema: {
+        tags,
+        description:
+          "Moves this platform's clock forward to `to`. Every timestamp the service assigns for the platform reads this clock; it never moves back.",
+        body: Type.Object({ to: Type.String({ format: "date-time" }) }, { additionalProperties: false }),
+        response: { 200: Clock, ...errorResponses },
+      },
+    },
+    async (request) => advancePlatformClock(deps, request.caller, request.body.to),
+  );
+
+  app.post(
+    "/sandbox/internal-accounts/:accountId/fund",
+    {
+      config: { sandbox: true },
+      schema: {
+        tags,
+        description:
+          "Simulates an incoming deposit: one COMPLETED INCOMING transaction and one balance change.",
+        params: Type.Object({ accountId: Type.String() }),
+        body: Type.Object(
+          { amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000 }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: InternalAccount, ...errorResponses },
+      },
+    },
+    async (request) => fundAccount(deps, request.caller, request.params.accountId, request.body.amount),
   );
 };

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { loadMigrations } from "../../src/core/db/migrate.js";
 
 const serverDir = fileURLToPath(new URL("../../", import.meta.url));
 const tsx = fileURLToPath(new URL("../../../../node_modules/.bin/tsx", import.meta.url));
@@ -129,7 +130,8 @@ describe("paysvc start (sandbox, embedded database in a directory)", () => {
     const fresh = await mkdtemp(join(tmpdir(), "paysvc-migrate-"));
     try {
       const once1 = paysvc(["migrate", "--data-dir", fresh]);
-      await once1.waitFor(/paysvc: 1 migration\(s\) applied/);
+      const count = (await loadMigrations()).length;
+      await once1.waitFor(new RegExp(`paysvc: ${count} migration\\(s\\) applied`));
       const twice = paysvc(["migrate", "--data-dir", fresh]);
       await twice.waitFor(/paysvc: 0 migration\(s\) applied/);
       const [code] = await once(twice.child, "exit");

@@ -7,6 +7,8 @@ export interface Caller {
   tokenId: string;
   permissions: readonly Permission[];
   environment: Environment;
+  /** Sandbox clock offset of the platform: every timestamp assigned for it is service now + this. */
+  clockOffsetMs: number;
 }
 
 declare module "fastify" {

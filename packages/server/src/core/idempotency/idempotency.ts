@@ -55,7 +55,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
         maxLength: 255,
       });
     }
-    const now = clock.now();
+    const now = new Date(clock.now().getTime() + request.caller.clockOffsetMs);
     const print = fingerprint(request);
     const claimed = await store.claimKey(db, {
       platformId: request.caller.platformId,

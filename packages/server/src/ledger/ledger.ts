@@ -1,0 +1,93 @@
+import type { Tx } from "../core/db/db.js";
+import { ApiError } from "../core/errors/api-error.js";
+import { newId } from "../core/ids.js";
+import { assertMinorUnits } from "../core/money.js";
+import { toInternalAccount } from "../customers/accounts.js";
+import type { InternalAccountRow } from "../customers/accounts-store.js";
+import { enqueueEvent } from "../webhooks/outbox.js";
+import * as store from "./store.js";
+
+export type { BalanceChangeRow } from "./store.js";
+
+export interface Posting {
+  accountId: string;
+  /** Signed minor units: the full effect on the balance, fees included. */
+  amount: number;
+  /** The part of `amount` that is a service fee: negative when charged, positive when refunded. */
+  fee?: number;
+  transactionId: string;
+}
+
+export interface PostingBatch {
+  platformId: string;
+  /** When the postings are recorded (the platform's clock). */
+  now: Date;
+  /** When the money moved; defaults to `now`. Earlier only within the settlement lag (card clearings). */
+  effectiveAt?: Date;
+  postings: Posting[];
+  /** Allow the balance to go below zero (a clearing the account cannot cover; a failed refund). */
+  allowOverdraft?: boolean;
+}
+
+export interface PostingResult {
+  changes: store.BalanceChangeRow[];
+  accounts: Map<string, InternalAccountRow>;
+}
+
+/**
+ * Posts balance changes inside the caller's transaction: locks the accounts in id order, checks the
+ * available balance under the lock, writes one immutable change per posting with its running balance,
+ * updates each account's balance, and enqueues INTERNAL_ACCOUNT.BALANCE_UPDATED, all atomically.
+ */
+export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<PostingResult> {
+  const ids = [...new Set(batch.postings.map((p) => p.accountId))].sort();
+  const locked = await store.lockAccounts(tx, batch.platformId, ids);
+  if (locked.length !== ids.length)
+    throw new ApiError("ACCOUNT_NOT_FOUND", { reason: "A posting names an unknown account." });
+  const net = new Map<string, number>(ids.map((id) => [id, 0]));
+  for (const posting of batch.postings) {
+    assertMinorUnits(posting.amount);
+    assertMinorUnits(posting.fee ?? 0);
+    net.set(posting.accountId, (net.get(posting.accountId) ?? 0) + posting.amount);
+  }
+  for (const account of locked) {
+    const delta = net.get(account.id) ?? 0;
+    if (!batch.allowOverdraft && delta < 0 && account.total_balance - account.held_amount + delta < 0) {
+      throw new ApiError("INSUFFICIENT_FUNDS", {
+        reason: `Account ${account.id} has ${account.total_balance - account.held_amount} available; ${-delta} needed.`,
+      });
+    }
+  }
+  const effectiveAt = batch.effectiveAt ?? batch.now;
+  const changes: store.BalanceChangeRow[] = [];
+  for (const posting of batch.postings) {
+    const id = newId("BalanceChange");
+    const before = await store.balanceBefore(tx, posting.accountId, effectiveAt, id);
+    const row: store.BalanceChangeRow = {
+      id,
+      platform_id: batch.platformId,
+      account_id: posting.accountId,
+      transaction_id: posting.transactionId,
+      amount: posting.amount,
+      fee: posting.fee ?? 0,
+      effective_at: effectiveAt,
+      recorded_at: batch.now,
+      balance_after: before + posting.amount,
+    };
+    await store.insertBalanceChange(tx, row);
+    await store.shiftLaterBalances(tx, row);
+    changes.push(row);
+  }
+  const accounts = new Map<string, InternalAccountRow>();
+  for (const id of ids) {
+    const updated = await store.applyToAccount(tx, id, net.get(id) ?? 0, batch.now);
+    accounts.set(id, updated);
+    await enqueueEvent(tx, {
+      platformId: batch.platformId,
+      type: "INTERNAL_ACCOUNT.BALANCE_UPDATED",
+      data: toInternalAccount(updated),
+      now: batch.now,
+    });
+  }
+  return { changes, accounts };
+}

@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import type { Deps } from "../core/deps.js";
+import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
+import { errorResponses, StringEnum } from "../core/http/schemas.js";
+import { Transaction, transactionStatuses } from "./schemas.js";
+import { getTransaction, listTransactions } from "./transactions.js";
+
+export const transactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const tags = ["Transactions"];
+
+  app.get(
+    "/transactions",
+    {
+      schema: {
+        tags,
+        querystring: Query({
+          customerId: Type.Optional(Type.String({ maxLength: 100 })),
+          platformCustomerId: Type.Optional(Type.String({ maxLength: 255 })),
+          accountIdentifier: Type.Optional(Type.String({ maxLength: 100 })),
+          status: Type.Optional(StringEnum(transactionStatuses)),
+          type: Type.Optional(StringEnum(["INCOMING", "OUTGOING", "CARD"])),
+          cardId: Type.Optional(Type.String({ maxLength: 100 })),
+          reference: Type.Optional(Type.String({ maxLength: 255 })),
+          startDate: Type.Optional(Type.String({ format: "date" })),
+          endDate: Type.Optional(Type.String({ format: "date" })),
+          ...PageQuery,
+          ...SortQuery,
+        }),
+        response: { 200: Page(Transaction), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { filters, page } = splitPageQuery(request.query);
+      return listTransactions(deps, request.caller, filters, page);
+    },
+  );
+
+  app.get(
+    "/transactions/:transactionId",
+    {
+      schema: {
+        tags,
+        params: Type.Object({ transactionId: Type.String() }),
+        response: { 200: Transaction, ...errorResponses },
+      },
+    },
+    async (request) => getTransaction(deps, request.caller, request.params.transactionId),
+  );
+};

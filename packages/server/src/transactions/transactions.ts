@@ -1,0 +1,109 @@
+import type { Static } from "typebox";
+import type { Executor } from "../core/db/db.js";
+import type { Deps } from "../core/deps.js";
+import { ApiError } from "../core/errors/api-error.js";
+import type { Caller } from "../core/http/context.js";
+import type { PageRequest, PageResult } from "../core/http/pagination.js";
+import { parseId } from "../core/ids.js";
+import { money } from "../core/money.js";
+import type { Transaction as TransactionSchema } from "./schemas.js";
+import * as store from "./store.js";
+
+export type TransactionStatus =
+  | "CREATED"
+  | "PENDING"
+  | "PENDING_AUTHORIZATION"
+  | "PROCESSING"
+  | "COMPLETED"
+  | "REJECTED"
+  | "FAILED"
+  | "REFUNDED"
+  | "EXPIRED";
+
+export type Transaction = Static<typeof TransactionSchema>;
+
+/** The wire Transaction (conventions §3.4): optional fields omitted when unset. */
+export function toTransaction(
+  row: store.TransactionRow & { platform_customer_id?: string | null },
+): Transaction {
+  const wire: Record<string, unknown> = {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    direction: row.type === "INCOMING" ? "CREDIT" : "DEBIT",
+    source: row.source,
+    destination: row.destination,
+    ...row.details,
+    fees: row.fees,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+  const optional: Record<string, unknown> = {
+    customerId: row.customer_id,
+    platformCustomerId: row.platform_customer_id,
+    sentAmount: row.sent_amount === null ? null : money(row.sent_amount, row.currency),
+    receivedAmount: row.received_amount === null ? null : money(row.received_amount, row.currency),
+    quoteId: row.quote_id,
+    paymentRail: row.payment_rail,
+    railSelectionMode: row.rail_selection_mode,
+    failureReason: row.failure_reason,
+    pendingReason: row.pending_reason,
+    description: row.description,
+    settledAt: row.settled_at?.toISOString() ?? null,
+  };
+  for (const [key, value] of Object.entries(optional))
+    if (value !== null && value !== undefined) wire[key] = value;
+  if (row.type === "OUTGOING") wire.platformFees = row.platform_fees;
+  if (row.reference !== null) wire.reference = row.reference;
+  return wire as Transaction;
+}
+
+/** Reads a payment transaction; malformed, foreign or unknown ids are `404 TRANSACTION_NOT_FOUND`. */
+export async function findTransactionOrThrow(db: Executor, caller: Caller, rawId: string) {
+  const id = parseId("Transaction", rawId);
+  const row = id ? await store.findTransaction(db, caller.platformId, id) : undefined;
+  if (!row) throw new ApiError("TRANSACTION_NOT_FOUND", { reason: `No transaction ${rawId}.` });
+  return row;
+}
+
+export async function getTransaction(deps: Deps, caller: Caller, rawId: string): Promise<Transaction> {
+  return toTransaction(await findTransactionOrThrow(deps.db, caller, rawId));
+}
+
+export interface ListFilters extends Omit<store.TransactionFilters, "type" | "startDate" | "endDate"> {
+  type?: "INCOMING" | "OUTGOING" | "CARD" | undefined;
+  startDate?: string | undefined;
+  endDate?: string | undefined;
+  cardId?: string | undefined;
+}
+
+/** `GET /transactions`. `status` applies to payment rows only, so it is refused with `type=CARD`. */
+export async function listTransactions(
+  deps: Deps,
+  caller: Caller,
+  filters: ListFilters,
+  page: PageRequest,
+): Promise<PageResult<Transaction>> {
+  if (filters.type === "CARD" && filters.status !== undefined) {
+    throw new ApiError("INVALID_INPUT", {
+      reason: "status applies to payment transactions only and cannot be combined with type=CARD.",
+      details: { errors: [{ field: "status", message: "cannot be combined with type=CARD" }] },
+    });
+  }
+  // Card transactions arrive with the cards area; until then a CARD filter matches nothing.
+  if (filters.type === "CARD" || filters.cardId !== undefined)
+    return { data: [], hasMore: false, totalCount: 0 };
+  const { startDate, endDate, cardId: _cardId, type, ...rest } = filters;
+  const result = await store.listTransactions(
+    deps.db,
+    caller.platformId,
+    {
+      ...rest,
+      type,
+      startDate: startDate === undefined ? undefined : new Date(`${startDate}T00:00:00.000Z`),
+      endDate: endDate === undefined ? undefined : new Date(`${endDate}T23:59:59.999Z`),
+    },
+    page,
+  );
+  return { ...result, data: result.data.map(toTransaction) };
+}

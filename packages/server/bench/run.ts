@@ -5,6 +5,7 @@ import type { Db } from "../src/core/db/db.js";
 import { migrate } from "../src/core/db/migrate.js";
 import { openPglite } from "../src/core/db/pglite.js";
 import { openPostgres } from "../src/core/db/postgres.js";
+import { DEFAULT_SETTLEMENT_LAG_MS } from "../src/core/deps.js";
 import { API_VERSION } from "../src/core/http/version.js";
 import { createPlatform } from "../src/platform/platforms.js";
 
@@ -46,7 +47,13 @@ async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
   const db: Db = url ? openPostgres(url) : await openPglite();
   await migrate(db);
-  const deps = { db, clock: systemClock, logger: pino({ level: "silent" }), mode: "sandbox" as const };
+  const deps = {
+    db,
+    clock: systemClock,
+    logger: pino({ level: "silent" }),
+    mode: "sandbox" as const,
+    settlementLagMs: DEFAULT_SETTLEMENT_LAG_MS,
+  };
   const app = await buildApp(deps);
   const origin = await app.listen({ port: 0, host: "127.0.0.1" });
   const base = `${origin}/${API_VERSION}`;

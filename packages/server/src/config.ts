@@ -11,6 +11,7 @@ const Settings = Type.Object({
   dataDir: Type.String({ minLength: 1 }),
   memory: Type.Boolean(),
   logLevel: Type.Enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+  settlementLagHours: Type.Number({ minimum: 0, maximum: 24 * 30 }),
   platformName: Type.String({ minLength: 1 }),
   environment: Type.Enum(["SANDBOX", "PRODUCTION"]),
 });
@@ -28,6 +29,7 @@ options:
   --mode M         sandbox | production (env PAYSVC_MODE, default sandbox)
 environment:
   DATABASE_URL     postgres://… to use PostgreSQL instead of the embedded database
+  PAYSVC_SETTLEMENT_LAG_HOURS  card settlement lag before a balance-changes window closes (default 72)
   LOG_LEVEL        fatal | error | warn | info | debug | trace | silent (default info)`;
 
 /** Parses argv and the environment once; an invalid setting fails fast with one readable message. */
@@ -54,6 +56,7 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Readonly<
     dataDir: values["data-dir"] ?? env.PAYSVC_DATA_DIR ?? ".paysvc",
     memory: values.memory ?? false,
     logLevel: env.LOG_LEVEL ?? "info",
+    settlementLagHours: Number(env.PAYSVC_SETTLEMENT_LAG_HOURS ?? 72),
     platformName: values.name ?? "Platform",
     environment: (values.environment ?? "SANDBOX").toUpperCase(),
   };

@@ -50,7 +50,13 @@ async function run(settings: Settings): Promise<void> {
     return;
   }
 
-  const deps: Deps = { db, clock: systemClock, logger, mode: settings.mode };
+  const deps: Deps = {
+    db,
+    clock: systemClock,
+    logger,
+    mode: settings.mode,
+    settlementLagMs: settings.settlementLagHours * 60 * 60 * 1000,
+  };
   const app = await buildApp(deps);
   const credentials =
     settings.mode === "sandbox"

@@ -4,7 +4,7 @@ import { inject } from "vitest";
 import { buildApp } from "../src/app.js";
 import { type Clock, systemClock } from "../src/core/clock.js";
 import type { Db } from "../src/core/db/db.js";
-import type { Deps, Mode } from "../src/core/deps.js";
+import { DEFAULT_SETTLEMENT_LAG_MS, type Deps, type Mode } from "../src/core/deps.js";
 import type { Environment } from "../src/core/http/context.js";
 import { logRedactPaths } from "../src/core/http/logging.js";
 import { API_VERSION } from "../src/core/http/version.js";
@@ -103,6 +103,7 @@ export interface TestServer {
 
 export interface StartOptions {
   clock?: Clock;
+  settlementLagMs?: number;
   mode?: Mode;
   logger?: FastifyBaseLogger;
 }
@@ -124,6 +125,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     clock: options.clock ?? systemClock,
     logger: options.logger ?? testLogger(),
     mode: options.mode ?? "sandbox",
+    settlementLagMs: options.settlementLagMs ?? DEFAULT_SETTLEMENT_LAG_MS,
   };
   const app = await buildApp(deps);
   const address = await app.listen({ port: 0, host: "127.0.0.1" });

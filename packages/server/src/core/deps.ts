@@ -10,7 +10,15 @@ export interface Deps {
   clock: Clock;
   logger: FastifyBaseLogger;
   mode: Mode;
+  /**
+   * How far back a card clearing may date its balance change. A balance-changes window is available
+   * only once its end is older than this, and from then on its answer never changes.
+   */
+  settlementLagMs: number;
 }
+
+/** Default settlement lag: 3 days. */
+export const DEFAULT_SETTLEMENT_LAG_MS = 3 * 24 * 60 * 60 * 1000;
 
 /** The clock of one platform: the service clock moved by the platform's sandbox clock offset. */
 export function platformClock(deps: Pick<Deps, "clock">, caller: { clockOffsetMs: number }): Clock {

@@ -18,7 +18,9 @@ import { internalAccountRoutes } from "./customers/account-routes.js";
 import { customerRoutes } from "./customers/routes.js";
 import { kycRoutes } from "./kyc/routes.js";
 import { configRoutes } from "./platform/routes.js";
+import { quoteRoutes } from "./quotes/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
+import { statementRoutes } from "./statements/routes.js";
 import { transactionRoutes } from "./transactions/routes.js";
 
 export { API_VERSION };
@@ -56,6 +58,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(internalAccountRoutes, { prefix, deps });
   await app.register(kycRoutes, { prefix, deps });
   await app.register(transactionRoutes, { prefix, deps });
+  await app.register(statementRoutes, { prefix, deps });
+  await app.register(quoteRoutes, { prefix, deps });
   if (deps.mode === "sandbox") await app.register(sandboxRoutes, { prefix, deps });
 
   await app.ready();

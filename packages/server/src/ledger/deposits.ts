@@ -1,17 +1,88 @@
+import type { Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { newId } from "../core/ids.js";
 import { findAccountOrThrow, type InternalAccount, toInternalAccount } from "../customers/accounts.js";
+import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { insertTransaction, type TransactionRow } from "../transactions/store.js";
-import { toTransaction } from "../transactions/transactions.js";
+import { type Transaction, toTransaction } from "../transactions/transactions.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
 import { postBalanceChanges } from "./ledger.js";
 
+interface IncomingDeposit {
+  amount: number;
+  description: string;
+  paymentRail: string | null;
+  source: Record<string, unknown>;
+}
+
+/** Locks and returns an account that can receive money. */
+async function receivingAccount(tx: Tx, caller: Caller, rawAccountId: string): Promise<InternalAccountRow> {
+  const account = await findAccountOrThrow(tx, caller, rawAccountId);
+  if (account.status === "CLOSED" || account.status === "FAILED") {
+    throw new ApiError("CONFLICT", {
+      reason: `Account ${account.id} is ${account.status} and cannot receive money.`,
+    });
+  }
+  return account;
+}
+
 /**
- * Sandbox funding (conventions §3.3): one COMPLETED INCOMING transaction and one balance change, with
- * INTERNAL_ACCOUNT.BALANCE_UPDATED and INCOMING_PAYMENT.COMPLETED, in one transaction.
+ * An incoming deposit that settled: one COMPLETED INCOMING transaction and one balance change, with
+ * INCOMING_PAYMENT.COMPLETED (and the ledger's INTERNAL_ACCOUNT.BALANCE_UPDATED), in the caller's transaction.
  */
+async function recordDeposit(
+  tx: Tx,
+  caller: Caller,
+  account: InternalAccountRow,
+  deposit: IncomingDeposit,
+  now: Date,
+): Promise<{ transaction: TransactionRow; account: InternalAccountRow }> {
+  const row: TransactionRow = {
+    id: newId("Transaction"),
+    platform_id: caller.platformId,
+    type: "INCOMING",
+    status: "COMPLETED",
+    account_id: account.id,
+    customer_id: account.customer_id,
+    currency: account.currency,
+    sent_amount: deposit.amount,
+    received_amount: deposit.amount,
+    fees: 0,
+    platform_fees: 0,
+    quote_id: null,
+    payment_rail: deposit.paymentRail,
+    rail_selection_mode: null,
+    failure_reason: null,
+    pending_reason: null,
+    description: deposit.description,
+    reference: null,
+    source: deposit.source,
+    destination: { destinationType: "ACCOUNT", accountId: account.id },
+    details: {},
+    settled_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertTransaction(tx, row);
+  const { accounts } = await postBalanceChanges(tx, {
+    platformId: caller.platformId,
+    now,
+    postings: [{ accountId: account.id, amount: deposit.amount, transactionId: row.id }],
+  });
+  await enqueueEvent(tx, {
+    platformId: caller.platformId,
+    type: "INCOMING_PAYMENT.COMPLETED",
+    data: toTransaction(row),
+    now,
+  });
+  const updated = accounts.get(account.id);
+  if (!updated) throw new Error("posted account missing from the result");
+  return { transaction: row, account: updated };
+}
+
+/** Sandbox funding (conventions §3.3): an instant deposit; answers the funded account. */
 export async function fundAccount(
   deps: Deps,
   caller: Caller,
@@ -19,53 +90,39 @@ export async function fundAccount(
   amount: number,
 ): Promise<InternalAccount> {
   return deps.db.transaction(async (tx) => {
-    const account = await findAccountOrThrow(tx, caller, rawAccountId);
-    if (account.status === "CLOSED" || account.status === "FAILED") {
-      throw new ApiError("CONFLICT", {
-        reason: `Account ${account.id} is ${account.status} and cannot be funded.`,
+    const account = await receivingAccount(tx, caller, rawAccountId);
+    const deposit = {
+      amount,
+      description: "Sandbox funding",
+      paymentRail: null,
+      source: { sourceType: "REALTIME_FUNDING", currency: account.currency },
+    };
+    const result = await recordDeposit(tx, caller, account, deposit, nowFor(deps, caller));
+    return toInternalAccount(result.account);
+  });
+}
+
+/** Sandbox ACH deposit: an incoming ACH credit that settles at once and can later be returned. */
+export async function achDeposit(
+  deps: Deps,
+  caller: Caller,
+  rawAccountId: string,
+  amount: number,
+): Promise<Transaction> {
+  return deps.db.transaction(async (tx) => {
+    const account = await receivingAccount(tx, caller, rawAccountId);
+    if (account.currency !== "USD") {
+      throw new ApiError("INVALID_CURRENCY", {
+        reason: `ACH deposits are USD only; account ${account.id} holds ${account.currency}.`,
       });
     }
-    const now = nowFor(deps, caller);
-    const row: TransactionRow = {
-      id: newId("Transaction"),
-      platform_id: caller.platformId,
-      type: "INCOMING",
-      status: "COMPLETED",
-      account_id: account.id,
-      customer_id: account.customer_id,
-      currency: account.currency,
-      sent_amount: amount,
-      received_amount: amount,
-      fees: 0,
-      platform_fees: 0,
-      quote_id: null,
-      payment_rail: null,
-      rail_selection_mode: null,
-      failure_reason: null,
-      pending_reason: null,
-      description: "Sandbox funding",
-      reference: null,
-      source: { sourceType: "REALTIME_FUNDING", currency: account.currency },
-      destination: { destinationType: "ACCOUNT", accountId: account.id },
-      details: {},
-      settled_at: now,
-      created_at: now,
-      updated_at: now,
+    const deposit = {
+      amount,
+      description: "ACH deposit",
+      paymentRail: "ACH",
+      source: { sourceType: "ACH", currency: "USD" },
     };
-    await insertTransaction(tx, row);
-    const { accounts } = await postBalanceChanges(tx, {
-      platformId: caller.platformId,
-      now,
-      postings: [{ accountId: account.id, amount, transactionId: row.id }],
-    });
-    await enqueueEvent(tx, {
-      platformId: caller.platformId,
-      type: "INCOMING_PAYMENT.COMPLETED",
-      data: toTransaction(row),
-      now,
-    });
-    const updated = accounts.get(account.id);
-    if (!updated) throw new Error("posted account missing from the result");
-    return toInternalAccount(updated);
+    const result = await recordDeposit(tx, caller, account, deposit, nowFor(deps, caller));
+    return toTransaction(result.transaction);
   });
 }

@@ -3,10 +3,9 @@ import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import { errorResponses } from "../core/http/schemas.js";
-import { InternalAccount } from "../customers/schemas.js";
-import { fundAccount } from "../ledger/deposits.js";
 import { advancePlatformClock, readPlatformClock } from "../platform/clock.js";
 import { findPlatform } from "../platform/store.js";
+import { sandboxMoneyRoutes } from "./money-routes.js";
 
 /**
  * Sandbox simulations (conventions §1.9): registered only in sandbox mode, and `config.sandbox` makes
@@ -74,22 +73,5 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     async (request) => advancePlatformClock(deps, request.caller, request.body.to),
   );
 
-  app.post(
-    "/sandbox/internal-accounts/:accountId/fund",
-    {
-      config: { sandbox: true },
-      schema: {
-        tags,
-        description:
-          "Simulates an incoming deposit: one COMPLETED INCOMING transaction and one balance change.",
-        params: Type.Object({ accountId: Type.String() }),
-        body: Type.Object(
-          { amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000 }) },
-          { additionalProperties: false },
-        ),
-        response: { 200: InternalAccount, ...errorResponses },
-      },
-    },
-    async (request) => fundAccount(deps, request.caller, request.params.accountId, request.body.amount),
-  );
+  await app.register(sandboxMoneyRoutes, { deps });
 };

@@ -1,0 +1,99 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import type { Deps } from "../core/deps.js";
+import { CurrencyAmount, errorResponses, StringEnum } from "../core/http/schemas.js";
+import { InternalAccount } from "../customers/schemas.js";
+import { achDeposit, fundAccount } from "../ledger/deposits.js";
+import { refundIncoming } from "../ledger/refunds.js";
+import { returnAchDeposit } from "../ledger/returns.js";
+import { Transaction } from "../transactions/schemas.js";
+
+const config = { sandbox: true };
+const tags = ["Sandbox"];
+const AccountParams = Type.Object({ accountId: Type.String() });
+const TransactionParams = Type.Object({ transactionId: Type.String() });
+const Amount = Type.Object(
+  { amount: Type.Integer({ minimum: 1, maximum: 100_000_000_000 }) },
+  { additionalProperties: false },
+);
+
+export const Refund = Type.Object({
+  transactionId: Type.String(),
+  reference: Type.String(),
+  amount: CurrencyAmount,
+  status: StringEnum(["PENDING", "COMPLETED", "FAILED"]),
+  reason: Type.Optional(Type.String()),
+  initiatedAt: Type.String({ format: "date-time" }),
+  settledAt: Type.Optional(Type.String({ format: "date-time" })),
+});
+
+/** Sandbox simulations of money arriving and leaving (conventions §3.3, §3.4). */
+export const sandboxMoneyRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.post(
+    "/sandbox/internal-accounts/:accountId/fund",
+    {
+      config,
+      schema: {
+        tags,
+        description:
+          "Simulates an incoming deposit: one COMPLETED INCOMING transaction and one balance change.",
+        params: AccountParams,
+        body: Amount,
+        response: { 200: InternalAccount, ...errorResponses },
+      },
+    },
+    async (request) => fundAccount(deps, request.caller, request.params.accountId, request.body.amount),
+  );
+
+  app.post(
+    "/sandbox/internal-accounts/:accountId/ach-deposit",
+    {
+      config,
+      schema: {
+        tags,
+        description:
+          "Simulates a settled incoming ACH credit (USD); it can later be returned with ach-return.",
+        params: AccountParams,
+        body: Amount,
+        response: { 200: Transaction, ...errorResponses },
+      },
+    },
+    async (request) => achDeposit(deps, request.caller, request.params.accountId, request.body.amount),
+  );
+
+  app.post(
+    "/sandbox/transactions/:transactionId/ach-return",
+    {
+      config: { ...config, optionalBody: true },
+      schema: {
+        tags,
+        description:
+          "Returns a settled ACH deposit: a second, negative balance change on the same transaction, now FAILED.",
+        params: TransactionParams,
+        body: Type.Object({}, { additionalProperties: false }),
+        response: { 200: Transaction, ...errorResponses },
+      },
+    },
+    async (request) => returnAchDeposit(deps, request.caller, request.params.transactionId),
+  );
+
+  app.post(
+    "/sandbox/transactions/:transactionId/refund",
+    {
+      config: { ...config, optionalBody: true },
+      schema: {
+        tags,
+        description:
+          "Refunds a completed incoming payment: REFUND_PENDING (the account is debited), then REFUND_COMPLETED or REFUND_FAILED (credited back).",
+        params: TransactionParams,
+        body: Type.Object(
+          { outcome: Type.Optional(StringEnum(["COMPLETED", "FAILED"])) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Refund, ...errorResponses },
+      },
+    },
+    async (request) =>
+      refundIncoming(deps, request.caller, request.params.transactionId, request.body.outcome ?? "COMPLETED"),
+  );
+};

@@ -75,11 +75,6 @@ describe("ACH deposit and its later return (sandbox)", () => {
     expect(account.body.totalBalance.amount).toBe(0);
     expect(account.body.balance.amount).toBe(-100);
   });
-    await server.db.query("UPDATE internal_accounts SET held_amount = 100 WHERE id = $1", [accountId]);
-    await server.client.post(`/sandbox/transactions/${deposit.body.id}/ach-return`);
-    await server.db.query("UPDATE internal_accounts SET held_amount = 0 WHERE id = $1", [accountId]);
-    expect(await balance(accountId)).toBe(0);
-  });
 
   test("returning twice, or returning a deposit that is not ACH -> 409 CONFLICT", async () => {
     const accountId = await usdAccount();

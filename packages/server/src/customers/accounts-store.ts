@@ -104,3 +104,13 @@ export async function listAccountsOfCustomer(db: Executor, customerId: string) {
     [customerId],
   );
 }
+
+/** The customer's own (STANDARD) account in a currency, locked. */
+export async function findStandardAccount(tx: Tx, customerId: string, currency: string) {
+  const [row] = await tx.query<InternalAccountRow>(
+    `SELECT * FROM internal_accounts WHERE customer_id = $1 AND currency = $2 AND role = 'STANDARD'
+     AND type = 'INTERNAL_FIAT' ORDER BY created_at, id LIMIT 1 FOR UPDATE`,
+    [customerId, currency],
+  );
+  return row;
+}

@@ -1,6 +1,6 @@
 import type { Static } from "typebox";
 import type { Executor, Tx } from "../core/db/db.js";
-import type { Deps } from "../core/deps.js";
+import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import { sha256Hex } from "../core/hash.js";
 import type { Caller } from "../core/http/context.js";
@@ -8,6 +8,7 @@ import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { newId, parseId } from "../core/ids.js";
 import { isFiat, money } from "../core/money.js";
 import * as store from "./accounts-store.js";
+import { findActiveCustomerOrThrow } from "./customers.js";
 import type { InternalAccount as InternalAccountSchema } from "./schemas.js";
 
 export type InternalAccount = Static<typeof InternalAccountSchema>;
@@ -158,4 +159,54 @@ export async function listPlatformInternalAccounts(
 ): Promise<{ data: InternalAccount[] }> {
   const rows = await store.listPlatformAccounts(deps.db, caller.platformId, filters);
   return { data: rows.map(toInternalAccount) };
+}
+
+/**
+ * A rule-based account of a customer: money sent to it lands on the customer's own account in the
+ * same currency, so it has no balance and no statement of its own.
+ */
+export async function openRuleBasedAccount(
+  deps: Deps,
+  caller: Caller,
+  rawCustomerId: string,
+  currency: string,
+): Promise<InternalAccount> {
+  return deps.db.transaction(async (tx) => {
+    const customer = await findActiveCustomerOrThrow(tx, caller, rawCustomerId);
+    const owner = await store.findStandardAccount(tx, customer.id, currency);
+    if (!owner) {
+      throw new ApiError("CONFLICT", {
+        reason: `Customer ${customer.id} has no ${currency} account for a rule-based account to feed.`,
+      });
+    }
+    const now = nowFor(deps, caller);
+    const id = newId("InternalAccount");
+    await store.insertInternalAccount(tx, {
+      id,
+      platform_id: caller.platformId,
+      customer_id: customer.id,
+      type: owner.type,
+      role: "RULE_BASED",
+      status: "ACTIVE",
+      currency,
+      private_enabled: null,
+      created_at: now,
+      updated_at: now,
+    });
+    return toInternalAccount(await findAccountOrThrow(tx, caller, id));
+  });
+}
+
+/** The account that money sent to `account` lands on: itself, or a rule-based account's owner account. */
+export async function landingAccount(
+  tx: Tx,
+  account: store.InternalAccountRow,
+): Promise<store.InternalAccountRow> {
+  if (account.role !== "RULE_BASED" || account.customer_id === null) return account;
+  const owner = await store.findStandardAccount(tx, account.customer_id, account.currency);
+  if (!owner)
+    throw new ApiError("CONFLICT", {
+      reason: `Rule-based account ${account.id} has no owner account to land on.`,
+    });
+  return owner;
 }

@@ -3,7 +3,12 @@ import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { newId } from "../core/ids.js";
-import { findAccountOrThrow, type InternalAccount, toInternalAccount } from "../customers/accounts.js";
+import {
+  findAccountOrThrow,
+  type InternalAccount,
+  landingAccount,
+  toInternalAccount,
+} from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { insertTransaction, type TransactionRow } from "../transactions/store.js";
 import { type Transaction, toTransaction } from "../transactions/transactions.js";
@@ -17,9 +22,15 @@ interface IncomingDeposit {
   source: Record<string, unknown>;
 }
 
-/** Locks and returns an account that can receive money. */
-async function receivingAccount(tx: Tx, caller: Caller, rawAccountId: string): Promise<InternalAccountRow> {
-  const account = await findAccountOrThrow(tx, caller, rawAccountId);
+/** The account that receives money sent to `rawAccountId` (a rule-based account's owner account). */
+async function receivingAccount(
+  tx: Tx,
+  caller: Caller,
+  rawAccountId: string,
+): Promise<InternalAccountRow & { via?: string }> {
+  const addressed = await findAccountOrThrow(tx, caller, rawAccountId);
+  const landing = await landingAccount(tx, addressed);
+  const account = landing.id === addressed.id ? landing : { ...landing, via: addressed.id };
   if (account.status === "CLOSED" || account.status === "FAILED") {
     throw new ApiError("CONFLICT", {
       reason: `Account ${account.id} is ${account.status} and cannot receive money.`,
@@ -35,7 +46,7 @@ async function receivingAccount(tx: Tx, caller: Caller, rawAccountId: string): P
 async function recordDeposit(
   tx: Tx,
   caller: Caller,
-  account: InternalAccountRow,
+  account: InternalAccountRow & { via?: string },
   deposit: IncomingDeposit,
   now: Date,
 ): Promise<{ transaction: TransactionRow; account: InternalAccountRow }> {
@@ -60,7 +71,8 @@ async function recordDeposit(
     reference: null,
     source: deposit.source,
     destination: { destinationType: "ACCOUNT", accountId: account.id },
-    details: {},
+    // Money sent to a rule-based account lands on its owner's account; the row says which it came through.
+    details: account.via ? { receivedThroughAccountId: account.via } : {},
     settled_at: now,
     created_at: now,
     updated_at: now,

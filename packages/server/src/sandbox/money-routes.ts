@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { CurrencyAmount, errorResponses, StringEnum } from "../core/http/schemas.js";
+import { openRuleBasedAccount } from "../customers/accounts.js";
 import { InternalAccount } from "../customers/schemas.js";
 import { achDeposit, fundAccount } from "../ledger/deposits.js";
 import { refundIncoming } from "../ledger/refunds.js";
@@ -95,5 +96,34 @@ export const sandboxMoneyRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     },
     async (request) =>
       refundIncoming(deps, request.caller, request.params.transactionId, request.body.outcome ?? "COMPLETED"),
+  );
+
+  app.post(
+    "/sandbox/customers/:customerId/rule-based-accounts",
+    {
+      config: { ...config, optionalBody: true },
+      schema: {
+        tags,
+        description:
+          "Opens a rule-based account for a customer: money sent to it lands on the customer's own account in that currency (and its statement).",
+        params: Type.Object({ customerId: Type.String() }),
+        body: Type.Object(
+          { currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3,5}$" })) },
+          { additionalProperties: false },
+        ),
+        response: { 201: InternalAccount, ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          await openRuleBasedAccount(
+            deps,
+            request.caller,
+            request.params.customerId,
+            request.body.currency ?? "USD",
+          ),
+        ),
   );
 };

@@ -54,6 +54,8 @@ export const Transaction = Type.Object({
   remittanceInformation: Type.Optional(Type.String()),
   purposeOfPayment: Type.Optional(Type.String()),
   reference: Type.Optional(Type.String()),
+  /** Set when the money was sent to a rule-based account and landed on its owner's account. */
+  receivedThroughAccountId: Type.Optional(Type.String()),
   expectedSettlementAt: Type.Optional(DateTime()),
   settlementTimelineSeconds: Type.Optional(Type.Integer()),
   settledAt: Type.Optional(DateTime()),

@@ -64,14 +64,17 @@ describe("ACH deposit and its later return (sandbox)", () => {
 
   test("a return after the money was spent (held) goes through and takes the available balance below zero", async () => {
     const accountId = await usdAccount();
-    const deposit = await server.client.post<Tx>(`/sandbox/internal-accounts/${accountId}/ach-deposit`, { amount: 100 });
+    const deposit = await server.client.post<Tx>(`/sandbox/internal-accounts/${accountId}/ach-deposit`, {
+      amount: 100,
+    });
     // A card hold has taken the whole deposit; the bank's return still has to be booked.
     await server.db.query("UPDATE internal_accounts SET held_amount = 100 WHERE id = $1", [accountId]);
     const returned = await server.client.post(`/sandbox/transactions/${deposit.body.id}/ach-return`);
     expect(returned.status).toBe(200);
-    const account = await server.client.get<{ balance: { amount: number }; totalBalance: { amount: number } }>(
-      `/internal-accounts/${accountId}`,
-    );
+    const account = await server.client.get<{
+      balance: { amount: number };
+      totalBalance: { amount: number };
+    }>(`/internal-accounts/${accountId}`);
     expect(account.body.totalBalance.amount).toBe(0);
     expect(account.body.balance.amount).toBe(-100);
   });

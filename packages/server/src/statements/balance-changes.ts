@@ -1,0 +1,120 @@
+import { type Deps, nowFor } from "../core/deps.js";
+import { invalidField } from "../core/errors/api-error.js";
+import type { Caller } from "../core/http/context.js";
+import { parseId } from "../core/ids.js";
+import { money } from "../core/money.js";
+import { findAccountOrThrow } from "../customers/accounts.js";
+import type { InternalAccountRow } from "../customers/accounts-store.js";
+import { balanceBefore } from "../ledger/store.js";
+import { assertWindowClosed } from "./availability.js";
+import { exactChicagoMonth, formatChicago } from "./chicago.js";
+import { recordStatementFetch } from "./receipts.js";
+import {
+  BALANCE_CHANGES_DEFAULT_LIMIT,
+  type BalanceChange,
+  type BalanceChangesQuery,
+  type BalanceChangeWindow,
+  TOTAL_COUNT_CAP,
+} from "./schemas.js";
+import * as store from "./store.js";
+
+/** Checks `[from, to)` against the platform clock (conventions §3.1: both failures are 400 on `to`). */
+function parseWindow(query: BalanceChangesQuery, now: Date): { from: Date; to: Date } {
+  const from = new Date(query.from);
+  const to = new Date(query.to);
+  if (from.getTime() >= to.getTime()) throw invalidField("to", "must be later than from");
+  if (to.getTime() > now.getTime()) {
+    throw invalidField("to", `must not be in the future; the platform's time is ${now.toISOString()}`);
+  }
+  return { from, to };
+}
+
+/**
+ * The cursor is the previous page's last BalanceChange id. It must be a change of this account inside
+ * `[from, to)`; anything else is refused, never read as "start over" (conventions §3.1).
+ */
+async function cursorPosition(
+  deps: Deps,
+  window: store.Window,
+  cursor: string | undefined,
+): Promise<{ effectiveAt: Date; id: string } | null> {
+  if (cursor === undefined) return null;
+  const id = parseId("BalanceChange", cursor);
+  const row = id ? await store.findChangePosition(deps.db, window.accountId, id) : undefined;
+  if (!id || !row) {
+    throw invalidField("cursor", "is not a balance change of this account returned by this feed");
+  }
+  if (row.effective_at < window.from || row.effective_at >= window.to) {
+    throw invalidField("cursor", "names a balance change outside the window [from, to)");
+  }
+  return { effectiveAt: row.effective_at, id };
+}
+
+function toBalanceChange(row: store.FeedRow, currency: string): BalanceChange {
+  return {
+    id: row.id,
+    amount: money(row.amount, currency),
+    fee: money(row.fee, currency),
+    transactionId: row.transaction_id,
+    effectiveAt: row.effective_at.toISOString(),
+  };
+}
+
+/**
+ * `GET /internal-accounts/{id}/balance-changes`: one keyset page of the half-open window `[from, to)`.
+ * Opening and closing balances are two index lookups of the running balance (never a sum over
+ * history), and totalCount counts at most TOTAL_COUNT_CAP + 1 rows, so a page costs the same on a
+ * 10-change and a 10-million-change account. The window is closed (availability.ts), so the separate
+ * reads agree without a snapshot: nothing can be posted inside it any more.
+ */
+export async function listBalanceChanges(
+  deps: Deps,
+  caller: Caller,
+  rawAccountId: string,
+  query: BalanceChangesQuery,
+): Promise<BalanceChangeWindow> {
+  const now = nowFor(deps, caller);
+  const { from, to } = parseWindow(query, now);
+  const account = await findAccountOrThrow(deps.db, caller, rawAccountId);
+  const window: store.Window = { accountId: account.id, from, to };
+  const after = await cursorPosition(deps, window, query.cursor);
+  assertWindowClosed(to, now, deps.settlementLagMs, "window end");
+  const limit = query.limit ?? BALANCE_CHANGES_DEFAULT_LIMIT;
+  const [rows, counted, opening, closing] = await Promise.all([
+    store.pageOfChanges(deps.db, window, after, limit + 1),
+    store.countChanges(deps.db, window, TOTAL_COUNT_CAP + 1),
+    balanceBefore(deps.db, account.id, from, null),
+    balanceBefore(deps.db, account.id, to, null),
+  ]);
+  const period = exactChicagoMonth(from, to);
+  if (period) await recordStatementFetch(deps, account, period, now);
+  return windowResponse(account, { from, to, rows, limit, counted, opening, closing });
+}
+
+function windowResponse(
+  account: InternalAccountRow,
+  page: {
+    from: Date;
+    to: Date;
+    rows: store.FeedRow[];
+    limit: number;
+    counted: number;
+    opening: number;
+    closing: number;
+  },
+): BalanceChangeWindow {
+  const hasMore = page.rows.length > page.limit;
+  const data = hasMore ? page.rows.slice(0, page.limit) : page.rows;
+  const last = data[data.length - 1];
+  return {
+    data: data.map((row) => toBalanceChange(row, account.currency)),
+    openingBalance: money(page.opening, account.currency),
+    closingBalance: money(page.closing, account.currency),
+    windowStart: formatChicago(page.from),
+    windowEnd: formatChicago(page.to),
+    hasMore,
+    ...(hasMore && last ? { nextCursor: last.id } : {}),
+    totalCount: Math.min(page.counted, TOTAL_COUNT_CAP),
+    totalCountIsExact: page.counted <= TOTAL_COUNT_CAP,
+  };
+}

@@ -1,0 +1,146 @@
+import type { Executor, Tx } from "../core/db/db.js";
+
+/** The columns of a balance change the feed shows. */
+export interface FeedRow {
+  [column: string]: unknown;
+  id: string;
+  amount: number;
+  fee: number;
+  transaction_id: string;
+  effective_at: Date;
+}
+
+export interface Window {
+  accountId: string;
+  from: Date;
+  to: Date;
+}
+
+/** Where a cursor row sits in the window's (effective_at, id) order, if it is one of this account's changes. */
+export async function findChangePosition(
+  db: Executor,
+  accountId: string,
+  id: string,
+): Promise<{ effective_at: Date } | undefined> {
+  const [row] = await db.query<{ effective_at: Date }>(
+    "SELECT effective_at FROM balance_changes WHERE id = $1 AND account_id = $2",
+    [id, accountId],
+  );
+  return row;
+}
+
+/**
+ * Up to `limit` changes of `[from, to)` in (effective_at, id) order, strictly after `after` when given:
+ * one range scan of balance_changes (account_id, effective_at, id), whatever the account's history size.
+ */
+export async function pageOfChanges(
+  db: Executor,
+  window: Window,
+  after: { effectiveAt: Date; id: string } | null,
+  limit: number,
+): Promise<FeedRow[]> {
+  const params: unknown[] = [window.accountId, window.from, window.to];
+  let keyset = "";
+  if (after) {
+    params.push(after.effectiveAt, after.id);
+    keyset = "AND (effective_at, id) > ($4, $5)";
+  }
+  params.push(limit);
+  return db.query<FeedRow>(
+    `SELECT id, amount, fee, transaction_id, effective_at FROM balance_changes
+     WHERE account_id = $1 AND effective_at >= $2 AND effective_at < $3 ${keyset}
+     ORDER BY effective_at, id LIMIT $${params.length}`,
+    params,
+  );
+}
+
+/** The number of changes in `[from, to)`, counting at most `upTo` of them, so the cost is bounded. */
+export async function countChanges(db: Executor, window: Window, upTo: number): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    `SELECT count(*)::int8 AS n FROM (
+       SELECT 1 FROM balance_changes WHERE account_id = $1 AND effective_at >= $2 AND effective_at < $3 LIMIT $4
+     ) bounded`,
+    [window.accountId, window.from, window.to, upTo],
+  );
+  return row?.n ?? 0;
+}
+
+export interface DeliveryRow {
+  [column: string]: unknown;
+  platform_id: string;
+  account_id: string;
+  period_start: Date;
+  fetched_at: Date | null;
+  confirmed_at: Date | null;
+}
+
+export interface DeliveryKey {
+  platformId: string;
+  accountId: string;
+  periodStart: Date;
+}
+
+/** Records the first fetch of a period; a record that already has fetched_at keeps it. */
+export async function recordFetched(tx: Tx, key: DeliveryKey, now: Date): Promise<void> {
+  await tx.query(
+    `INSERT INTO statement_deliveries (platform_id, account_id, period_start, fetched_at)
+     VALUES ($1, $2, $3, $4)
+     ON CONFLICT (account_id, period_start) DO UPDATE SET fetched_at = EXCLUDED.fetched_at
+     WHERE statement_deliveries.fetched_at IS NULL`,
+    [key.platformId, key.accountId, key.periodStart, now],
+  );
+}
+
+/**
+ * Sets confirmed_at if no receipt was recorded yet, returning the row only when this call set it. Two
+ * concurrent receipts serialize on the primary key: the second sees confirmed_at set and returns nothing.
+ */
+export async function confirmOnce(tx: Tx, key: DeliveryKey, now: Date): Promise<DeliveryRow | undefined> {
+  const [row] = await tx.query<DeliveryRow>(
+    `INSERT INTO statement_deliveries (platform_id, account_id, period_start, confirmed_at)
+     VALUES ($1, $2, $3, $4)
+     ON CONFLICT (account_id, period_start) DO UPDATE SET confirmed_at = EXCLUDED.confirmed_at
+     WHERE statement_deliveries.confirmed_at IS NULL
+     RETURNING *`,
+    [key.platformId, key.accountId, key.periodStart, now],
+  );
+  return row;
+}
+
+export async function findDelivery(
+  db: Executor,
+  accountId: string,
+  periodStart: Date,
+): Promise<DeliveryRow | undefined> {
+  const [row] = await db.query<DeliveryRow>(
+    "SELECT * FROM statement_deliveries WHERE account_id = $1 AND period_start = $2",
+    [accountId, periodStart],
+  );
+  return row;
+}
+
+/** One page of an account's delivery records by period_start (unique per account), plus the total. */
+export async function listDeliveries(
+  db: Executor,
+  accountId: string,
+  page: { limit: number; after: Date | null; order: "asc" | "desc" },
+): Promise<{ rows: DeliveryRow[]; total: number }> {
+  const params: unknown[] = [accountId];
+  let keyset = "";
+  if (page.after) {
+    params.push(page.after);
+    keyset = `AND period_start ${page.order === "asc" ? ">" : "<"} $2`;
+  }
+  params.push(page.limit);
+  const direction = page.order === "asc" ? "ASC" : "DESC";
+  const rows = await db.query<DeliveryRow>(
+    `SELECT * FROM statement_deliveries WHERE account_id = $1 ${keyset}
+     ORDER BY period_start ${direction} LIMIT $${params.length}`,
+    params,
+  );
+  const [count] = await db.query<{ n: number }>(
+    "SELECT count(*)::int8 AS n FROM statement_deliveries WHERE account_id = $1",
+    [accountId],
+  );
+  return { rows, total: count?.n ?? 0 };
+}

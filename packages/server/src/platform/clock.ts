@@ -25,9 +25,6 @@ export async function advancePlatformClock(deps: Deps, caller: Caller, to: strin
       throw invalidField(
         "to",
         `must not be earlier than the platform's current time ${new Date(current).toISOString()}`,
-        {
-          format: "date-time",
-        },
       );
     }
     await store.setClockOffset(tx, platform.id, target.getTime() - base);

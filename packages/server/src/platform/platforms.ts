@@ -1,11 +1,11 @@
 import type { Static } from "typebox";
 import { insertNewToken } from "../auth/tokens.js";
 import { type Deps, nowFor } from "../core/deps.js";
-import { ApiError } from "../core/errors/api-error.js";
+import { ApiError, type FieldError, invalidInput } from "../core/errors/api-error.js";
 import type { Caller, Environment } from "../core/http/context.js";
 import { newId } from "../core/ids.js";
 import { openPlatformAccount } from "../customers/accounts.js";
-import type { PlatformConfig as PlatformConfigSchema } from "./schemas.js";
+import type { PlatformConfig as PlatformConfigSchema, RailFeeConfig, UpdateConfigBody } from "./schemas.js";
 import * as store from "./store.js";
 
 export const SANDBOX_CURRENCIES = ["USD", "USDB"];
@@ -19,7 +19,7 @@ export function toPlatformConfig(row: store.PlatformRow): PlatformConfig {
     environment: row.environment,
     webhookEndpoint: null,
     supportedCurrencies: row.supported_currencies,
-    feeConfigs: [] as object[],
+    feeConfigs: row.fee_configs,
     sandboxSkipVerificationPaperwork: row.sandbox_skip_verification_paperwork,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -73,12 +73,27 @@ export async function getConfig(deps: Deps, caller: Caller): Promise<PlatformCon
   return toPlatformConfig(row);
 }
 
-/** `PATCH /config`. */
+/** Each rail at most once, and each entry sets a rate, a fixed amount or both. */
+function checkFeeConfigs(feeConfigs: RailFeeConfig[]): void {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  feeConfigs.forEach((config, i) => {
+    if (seen.has(config.rail))
+      errors.push({ field: `feeConfigs[${i}].rail`, message: `${config.rail} is configured more than once` });
+    seen.add(config.rail);
+    if (config.variableRateBps === undefined && config.fixedAmount === undefined)
+      errors.push({ field: `feeConfigs[${i}]`, message: "needs variableRateBps, fixedAmount or both" });
+  });
+  if (errors.length > 0) throw invalidInput(errors);
+}
+
+/** `PATCH /config`; `feeConfigs` replaces the whole list. */
 export async function updateConfig(
   deps: Deps,
   caller: Caller,
-  changes: { supportedCurrencies?: string[]; sandboxSkipVerificationPaperwork?: boolean; name?: string },
+  changes: UpdateConfigBody,
 ): Promise<PlatformConfig> {
+  if (changes.feeConfigs) checkFeeConfigs(changes.feeConfigs);
   return deps.db.transaction(async (tx) => {
     const row = await store.lockPlatform(tx, caller.platformId);
     if (!row) throw new ApiError("PLATFORM_NOT_FOUND");

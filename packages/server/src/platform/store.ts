@@ -1,5 +1,6 @@
 import type { Executor, Tx } from "../core/db/db.js";
 import type { Environment } from "../core/http/context.js";
+import type { RailFeeConfig } from "./schemas.js";
 
 export interface PlatformRow {
   [column: string]: unknown;
@@ -9,7 +10,8 @@ export interface PlatformRow {
   supported_currencies: string[];
   sandbox_skip_verification_paperwork: boolean;
   clock_offset_ms: number;
-  fee_configs: unknown[];
+  /** Platform fees per rail, as set by `PATCH /config` (validated there). */
+  fee_configs: RailFeeConfig[];
   created_at: Date;
   updated_at: Date;
 }
@@ -40,24 +42,34 @@ export async function lockPlatform(tx: Tx, id: string): Promise<PlatformRow | un
   return row;
 }
 
+export interface ConfigChanges {
+  supportedCurrencies?: string[];
+  sandboxSkipVerificationPaperwork?: boolean;
+  name?: string;
+  feeConfigs?: RailFeeConfig[];
+}
+
 export async function updatePlatformConfig(
   tx: Tx,
   id: string,
-  changes: { supportedCurrencies?: string[]; sandboxSkipVerificationPaperwork?: boolean; name?: string },
+  changes: ConfigChanges,
   now: Date,
 ): Promise<PlatformRow> {
+  // jsonb goes in as text: node-pg would send a JS array as a PostgreSQL array literal.
   const [row] = await tx.query<PlatformRow>(
     `UPDATE platforms SET
        supported_currencies = COALESCE($2, supported_currencies),
        sandbox_skip_verification_paperwork = COALESCE($3, sandbox_skip_verification_paperwork),
        name = COALESCE($4, name),
-       updated_at = $5
+       fee_configs = COALESCE($5::jsonb, fee_configs),
+       updated_at = $6
      WHERE id = $1 RETURNING *`,
     [
       id,
       changes.supportedCurrencies ?? null,
       changes.sandboxSkipVerificationPaperwork ?? null,
       changes.name ?? null,
+      changes.feeConfigs ? JSON.stringify(changes.feeConfigs) : null,
       now,
     ],
   );

@@ -1,0 +1,168 @@
+import type { Executor, Tx } from "../core/db/db.js";
+import { type Deps, nowFor } from "../core/deps.js";
+import { ApiError, invalidField } from "../core/errors/api-error.js";
+import type { Caller } from "../core/http/context.js";
+import { newId, parseId } from "../core/ids.js";
+import { currency } from "../core/money.js";
+import { findAccountOrThrow } from "../customers/accounts.js";
+import type { InternalAccountRow } from "../customers/accounts-store.js";
+import type { RailFeeConfig } from "../platform/schemas.js";
+import { findPlatform } from "../platform/store.js";
+import { type FeeSchedule, NO_FEE, priceTransfer } from "./fees.js";
+import { maxTransactionAmount } from "./limits.js";
+import { type AccountTransferRequest, checkQuoteRequest } from "./request.js";
+import type { CreateQuoteBody, Quote } from "./schemas.js";
+import { requireActive, settleQuote } from "./settle.js";
+import * as store from "./store.js";
+
+/** How long a quote can be executed: creation + 5 minutes on the platform's clock (conventions §3.3). */
+export const QUOTE_LIFETIME_MS = 5 * 60 * 1000;
+
+export const quoteNotFound = (rawId: string) =>
+  new ApiError("QUOTE_NOT_FOUND", { reason: `No quote ${rawId}.` });
+
+/** The wire Quote. A PENDING quote past `expiresAt` reads as EXPIRED before any execute marks it so. */
+export function toQuote(row: store.QuoteRow, now: Date): Quote {
+  const status = row.status === "PENDING" && now >= row.expires_at ? "EXPIRED" : row.status;
+  const quote: Quote = {
+    id: row.id,
+    status,
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at.toISOString(),
+    source: row.source,
+    destination: row.destination,
+    sendingCurrency: currency(row.sending_currency),
+    receivingCurrency: currency(row.receiving_currency),
+    lockedCurrencySide: row.locked_currency_side,
+    lockedCurrencyAmount: row.locked_currency_amount,
+    totalSendingAmount: row.total_sending_amount,
+    totalReceivingAmount: row.total_receiving_amount,
+    exchangeRate: row.exchange_rate,
+    feesIncluded: row.fees_included,
+    platformFeesIncluded: row.platform_fees_included,
+    ...row.details,
+  };
+  if (row.transaction_id !== null) quote.transactionId = row.transaction_id;
+  return quote;
+}
+
+/** The platform fee of an internal transfer: the override, else the INTERNAL rail's config; USD sources only. */
+export function platformFeeFor(
+  sendingCurrency: string,
+  override: number | undefined,
+  feeConfigs: RailFeeConfig[],
+): FeeSchedule {
+  if (sendingCurrency !== "USD") return NO_FEE;
+  if (override !== undefined) return { variableRateBps: 0, fixedAmount: override };
+  const config = feeConfigs.find((c) => c.rail === "INTERNAL");
+  return config
+    ? { variableRateBps: config.variableRateBps ?? 0, fixedAmount: config.fixedAmount ?? 0 }
+    : NO_FEE;
+}
+
+/** Account-level checks: 404 for unknown accounts, then 400, then 409, then 501 for what is not built. */
+async function transferAccounts(tx: Tx, caller: Caller, request: AccountTransferRequest) {
+  const source = await findAccountOrThrow(tx, caller, request.source.accountId);
+  const destination = await findAccountOrThrow(tx, caller, request.destination.accountId);
+  if (request.source.customerId !== undefined && request.source.customerId !== source.customer_id)
+    throw invalidField("source.customerId", "is not the owner of the source account");
+  if (request.immediatelyExecute && source.type === "EMBEDDED_WALLET")
+    throw invalidField(
+      "immediatelyExecute",
+      "cannot be true for an EMBEDDED_WALLET source, which needs a signed execute",
+    );
+  if (request.platformFeeOverride !== undefined && source.currency !== "USD")
+    throw invalidField("platformFeeOverride", "platform fees apply only to USD sources");
+  requireActive(source);
+  requireActive(destination);
+  const receiving = request.destination.currency ?? destination.currency;
+  if (receiving !== source.currency || destination.currency !== source.currency) {
+    throw new ApiError("NOT_IMPLEMENTED", {
+      reason: `Cross-currency quotes (${source.currency} to ${receiving === source.currency ? destination.currency : receiving}) are not built yet; only same-currency transfers are.`,
+    });
+  }
+  if (source.type === "EMBEDDED_WALLET")
+    throw new ApiError("NOT_IMPLEMENTED", {
+      reason: "Quotes from EMBEDDED_WALLET accounts (signed execute) are not built yet.",
+    });
+  return { source, destination };
+}
+
+function newQuoteRow(
+  caller: Caller,
+  request: AccountTransferRequest,
+  accounts: { source: InternalAccountRow; destination: InternalAccountRow },
+  feeConfigs: RailFeeConfig[],
+  now: Date,
+): store.QuoteRow {
+  const { source, destination } = accounts;
+  const price = priceTransfer({
+    lockedCurrencySide: request.lockedCurrencySide,
+    lockedCurrencyAmount: request.lockedCurrencyAmount,
+    platformFee: platformFeeFor(source.currency, request.platformFeeOverride, feeConfigs),
+    maxTotalSendingAmount: maxTransactionAmount(source.currency),
+  });
+  const { description, remittanceInformation, purposeOfPayment, platformFeeOverride } = request;
+  const details = Object.fromEntries(
+    Object.entries({ description, remittanceInformation, purposeOfPayment, platformFeeOverride }).filter(
+      ([, value]) => value !== undefined,
+    ),
+  );
+  return {
+    id: newId("Quote"),
+    platform_id: caller.platformId,
+    status: "PENDING",
+    customer_id: source.customer_id,
+    source_account_id: source.id,
+    destination_account_id: destination.id,
+    sending_currency: source.currency,
+    receiving_currency: destination.currency,
+    locked_currency_side: request.lockedCurrencySide,
+    locked_currency_amount: request.lockedCurrencyAmount,
+    total_sending_amount: price.totalSendingAmount,
+    total_receiving_amount: price.totalReceivingAmount,
+    exchange_rate: 1,
+    fees_included: price.feesIncluded,
+    platform_fees_included: price.platformFeesIncluded,
+    transaction_id: null,
+    source: {
+      sourceType: "ACCOUNT",
+      accountId: source.id,
+      ...(source.customer_id ? { customerId: source.customer_id } : {}),
+    },
+    destination: { destinationType: "ACCOUNT", accountId: destination.id, currency: destination.currency },
+    details,
+    created_at: now,
+    expires_at: new Date(now.getTime() + QUOTE_LIFETIME_MS),
+    updated_at: now,
+  };
+}
+
+/**
+ * `POST /quotes`: prices a same-currency transfer between internal accounts and stores the quote. With
+ * `immediatelyExecute` it settles in the same transaction, so a failure (INSUFFICIENT_FUNDS) leaves nothing.
+ */
+export async function createQuote(deps: Deps, caller: Caller, body: CreateQuoteBody): Promise<Quote> {
+  const request = checkQuoteRequest(body);
+  return deps.db.transaction(async (tx) => {
+    const now = nowFor(deps, caller);
+    const accounts = await transferAccounts(tx, caller, request);
+    const platform = await findPlatform(tx, caller.platformId);
+    if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
+    const row = newQuoteRow(caller, request, accounts, platform.fee_configs, now);
+    await store.insertQuote(tx, row);
+    return toQuote(request.immediatelyExecute ? await settleQuote(tx, caller, row, now) : row, now);
+  });
+}
+
+/** `GET /quotes/{quoteId}`; malformed, foreign or unknown ids are `404 QUOTE_NOT_FOUND`. */
+export async function getQuote(deps: Deps, caller: Caller, rawId: string): Promise<Quote> {
+  return toQuote(await findQuoteOrThrow(deps.db, caller, rawId), nowFor(deps, caller));
+}
+
+async function findQuoteOrThrow(db: Executor, caller: Caller, rawId: string): Promise<store.QuoteRow> {
+  const id = parseId("Quote", rawId);
+  const row = id ? await store.findQuote(db, caller.platformId, id) : undefined;
+  if (!row) throw quoteNotFound(rawId);
+  return row;
+}

@@ -2,7 +2,10 @@ import { RequestSender } from "./request.js";
 import { ConfigResource } from "./resources/config.js";
 import { CustomersResource } from "./resources/customers.js";
 import { InternalAccountsResource } from "./resources/internal-accounts.js";
+import { SandboxResource } from "./resources/sandbox.js";
+import { StatementsResource } from "./resources/statements.js";
 import { TokensResource } from "./resources/tokens.js";
+import { TransactionsResource } from "./resources/transactions.js";
 
 export interface PaysvcClientOptions {
   /** The API base address including the version segment, e.g. `http://127.0.0.1:8080/2025-10-13`. */
@@ -38,6 +41,9 @@ export class PaysvcClient {
   readonly internalAccounts: InternalAccountsResource;
   readonly tokens: TokensResource;
   readonly config: ConfigResource;
+  readonly transactions: TransactionsResource;
+  readonly statements: StatementsResource;
+  readonly sandbox: SandboxResource;
 
   constructor(options: PaysvcClientOptions) {
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -67,5 +73,8 @@ export class PaysvcClient {
     this.internalAccounts = new InternalAccountsResource(sender);
     this.tokens = new TokensResource(sender);
     this.config = new ConfigResource(sender);
+    this.transactions = new TransactionsResource(sender);
+    this.statements = new StatementsResource(sender, this.internalAccounts, this.transactions);
+    this.sandbox = new SandboxResource(sender);
   }
 }

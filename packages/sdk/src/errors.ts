@@ -108,3 +108,40 @@ export function errorFromResponse(
     retryAfterSeconds: meta.retryAfterSeconds,
   });
 }
+
+/** Which statement check failed (see `StatementIntegrityError`). */
+export type StatementCheck =
+  | "BALANCE_IDENTITY"
+  | "PAGE_MISMATCH"
+  | "WINDOW_MISMATCH"
+  | "CURRENCY_MISMATCH"
+  | "DUPLICATE_CHANGE"
+  | "COUNT_MISMATCH"
+  | "INVALID_PAGE"
+  | "DECLINED_ROW_MOVED_MONEY"
+  | "LINES_SUM";
+
+/**
+ * The balance changes of a statement period do not add up (interface "Periodic statement rules" 4–5):
+ * `openingBalance + Σ amount ≠ closingBalance`, or the pages disagree. The statement must NOT be sent;
+ * contact paysvc support with `details` (account, period, the failed check and every page's request id).
+ * Raised by the SDK, not by a response, so `status` is undefined; `code` is `STATEMENT_INTEGRITY_FAILED`.
+ */
+export class StatementIntegrityError extends PaysvcError {
+  readonly check: StatementCheck;
+
+  constructor(init: {
+    check: StatementCheck;
+    reason: string;
+    details: Record<string, unknown>;
+    requestId?: string | undefined;
+  }) {
+    super({
+      code: "STATEMENT_INTEGRITY_FAILED",
+      reason: `${init.reason} Do not send this statement; contact paysvc support with the account, the period and these request ids.`,
+      details: { check: init.check, ...init.details },
+      requestId: init.requestId,
+    });
+    this.check = init.check;
+  }
+}

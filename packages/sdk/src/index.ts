@@ -10,11 +10,31 @@ export {
   type PaysvcErrorInit,
   PermissionError,
   RateLimitError,
+  type StatementCheck,
+  StatementIntegrityError,
 } from "./errors.js";
 export { paginate } from "./pagination.js";
 export type { ApiResult, EmptyResult, RequestOptions, ResponseMeta } from "./request.js";
 export { ConfigResource } from "./resources/config.js";
 export { CustomersResource } from "./resources/customers.js";
 export { InternalAccountsResource } from "./resources/internal-accounts.js";
+export { SandboxResource } from "./resources/sandbox.js";
+export { StatementsResource } from "./resources/statements.js";
 export { TokensResource } from "./resources/tokens.js";
+export { TransactionsResource } from "./resources/transactions.js";
+export { type BuildStatementOptions, DEFAULT_MAX_WAIT_MS } from "./statements/build.js";
+export { formatMoney } from "./statements/money.js";
+export { type StatementPeriod, statementPeriod, toChicagoDateTime } from "./statements/period.js";
+export {
+  escapeHtml,
+  type RenderOptions,
+  renderStatement,
+  type StatementFormat,
+} from "./statements/render.js";
+export {
+  DEFAULT_QUESTIONS_CONTACT,
+  type Statement,
+  type StatementLine,
+  type StatementLineType,
+} from "./statements/statement.js";
 export type * from "./types.js";

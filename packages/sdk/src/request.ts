@@ -116,6 +116,11 @@ export class RequestSender {
     this.#authorization = basicAuthorization(config.clientId, config.clientSecret);
   }
 
+  /** Retries after the first attempt that the client allows (the `maxRetries` option). */
+  get maxRetries(): number {
+    return this.#config.maxRetries;
+  }
+
   /** Sends one API call, retrying as `retryDelayMs` allows; resolves with the body or rejects with a PaysvcError. */
   async send<T extends object>(
     method: HttpMethod,

@@ -14,7 +14,8 @@ export function parseRetryAfter(header: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
-function backoffMs(attempt: number): number {
+/** Jittered exponential delay before retry number `attempt` (0-based): 0.25–0.5 s, doubling, capped at 5 s. */
+export function backoffMs(attempt: number): number {
   const ceiling = Math.min(INITIAL_RETRY_DELAY_MS * 2 ** attempt, MAX_RETRY_DELAY_MS);
   // Half fixed, half random: spreads out clients that failed together, and never retries at once.
   return ceiling / 2 + Math.random() * (ceiling / 2);

@@ -64,6 +64,7 @@ export interface DataList<T> {
 }
 
 export type * from "./customer-types.js";
+export type * from "./ledger-types.js";
 
 // --- API tokens (server: src/auth/schemas.ts) ---
 
@@ -141,8 +142,8 @@ export interface PlatformConfig {
   environment: "SANDBOX" | "PRODUCTION";
   webhookEndpoint: string | null;
   supportedCurrencies: string[];
-  /** Shape not fixed yet (conventions §3.3: decide and record); always `[]` today. */
-  feeConfigs: object[];
+  /** Platform fees per rail (USD sources only). */
+  feeConfigs: RailFeeConfig[];
   sandboxSkipVerificationPaperwork: boolean;
   createdAt: string;
   updatedAt: string;
@@ -153,4 +154,43 @@ export interface UpdateConfigBody {
   name?: string;
   supportedCurrencies?: string[];
   sandboxSkipVerificationPaperwork?: boolean;
+  /** Replaces the whole list; `[]` removes every platform fee. */
+  feeConfigs?: RailFeeConfig[];
+}
+
+/** PaymentRail (conventions §3.5). */
+export type PaymentRail =
+  | "ACH"
+  | "ACH_SAME_DAY"
+  | "ACH_COLOMBIA"
+  | "BANK_TRANSFER"
+  | "BRE_B"
+  | "CIPS"
+  | "FAST"
+  | "FASTER_PAYMENTS"
+  | "FEDNOW"
+  | "INSTAPAY"
+  | "MOBILE_MONEY"
+  | "NEFT"
+  | "PAYNOW"
+  | "PESONET"
+  | "PIX"
+  | "RTGS"
+  | "RTP"
+  | "SEPA"
+  | "SEPA_INSTANT"
+  | "SPEI"
+  | "SWIFT"
+  | "UNIONPAY"
+  | "UPI"
+  | "WIRE";
+
+/** A rail a platform fee can be set for: every PaymentRail, plus `INTERNAL` (internal-account transfers). */
+export type FeeRail = "INTERNAL" | PaymentRail;
+
+/** The platform fee of one rail: basis points of the total sent, a fixed amount in USD cents, or both. */
+export interface RailFeeConfig {
+  rail: FeeRail;
+  variableRateBps?: number;
+  fixedAmount?: number;
 }

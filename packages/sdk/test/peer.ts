@@ -24,11 +24,15 @@ export interface Peer {
   close(): Promise<void>;
 }
 
+/** Answers by request: the recorded request and its 0-based index. */
+export type Responder = (request: RecordedRequest, index: number) => Answer;
+
 /**
  * A stand-in network peer on 127.0.0.1:0 for what the real server cannot be made to do on demand (429,
- * 5xx, slow answers) and to see the exact headers sent. It answers from a script, then repeats the last.
+ * 5xx, slow answers, inconsistent pages) and to see the exact headers sent. It answers from a script,
+ * then repeats the last; or, given a function, by route.
  */
-export async function startPeer(script: Answer[]): Promise<Peer> {
+export async function startPeer(script: Answer[] | Responder): Promise<Peer> {
   const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -40,7 +44,11 @@ export async function startPeer(script: Answer[]): Promise<Peer> {
         headers: req.headers,
         body: Buffer.concat(chunks).toString("utf8"),
       });
-      const answer = script[Math.min(requests.length, script.length) - 1] ?? { status: 500 };
+      const recorded = requests[requests.length - 1] as RecordedRequest;
+      const answer =
+        typeof script === "function"
+          ? script(recorded, requests.length - 1)
+          : (script[Math.min(requests.length, script.length) - 1] ?? { status: 500 });
       const send = () => {
         const headers = { "x-request-id": `req_peer${requests.length}`, ...answer.headers };
         if (answer.body === undefined) {

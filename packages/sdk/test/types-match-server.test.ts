@@ -3,6 +3,8 @@ import { expectTypeOf, test } from "vitest";
 import type * as auth from "../../server/src/auth/schemas.js";
 import type * as customers from "../../server/src/customers/schemas.js";
 import type * as platform from "../../server/src/platform/schemas.js";
+import type * as statements from "../../server/src/statements/schemas.js";
+import type * as transactions from "../../server/src/transactions/schemas.js";
 import type * as sdk from "../src/index.js";
 
 // The SDK writes its wire types out so the published package does not depend on the server or TypeBox;
@@ -18,4 +20,15 @@ test("SDK wire types equal the server's TypeBox schemas", () => {
   expectTypeOf<sdk.InternalAccount>().toEqualTypeOf<Static<typeof customers.InternalAccount>>();
   expectTypeOf<sdk.PlatformConfig>().toEqualTypeOf<Static<typeof platform.PlatformConfig>>();
   expectTypeOf<sdk.UpdateConfigBody>().toEqualTypeOf<Static<typeof platform.UpdateConfigBody>>();
+  expectTypeOf<sdk.Transaction>().toEqualTypeOf<Static<typeof transactions.Transaction>>();
+  expectTypeOf<sdk.BalanceChangeParams>().toEqualTypeOf<Static<typeof statements.BalanceChangesQuery>>();
+  expectTypeOf<sdk.BalanceChange>().toEqualTypeOf<Static<typeof statements.BalanceChange>>();
+  expectTypeOf<sdk.BalanceChangeWindow>().toEqualTypeOf<Static<typeof statements.BalanceChangeWindow>>();
+  expectTypeOf<sdk.StatementConfirmationBody>().toEqualTypeOf<
+    Static<typeof statements.StatementConfirmationBody>
+  >();
+  expectTypeOf<sdk.DeliveryRecord>().toEqualTypeOf<Static<typeof statements.DeliveryRecord>>();
+  expectTypeOf<sdk.ConfirmedDeliveryRecord>().toEqualTypeOf<
+    Static<typeof statements.ConfirmedDeliveryRecord>
+  >();
 });

@@ -1,9 +1,26 @@
 import { parseArgs } from "node:util";
 import { type Static, Type } from "typebox";
 import { Value } from "typebox/value";
+import { API_VERSION } from "./core/http/version.js";
+
+/** `paysvc statement`: build, print and optionally confirm one monthly statement through the SDK. */
+const StatementSettings = Type.Object({
+  account: Type.String({ minLength: 1 }),
+  month: Type.String({ pattern: "^\\d{4}-(0[1-9]|1[0-2])$" }),
+  format: Type.Enum(["text", "html", "json"]),
+  url: Type.String({ pattern: "^https?://" }),
+  confirm: Type.Boolean(),
+  feesAsSeparateLines: Type.Boolean(),
+  contact: Type.Optional(Type.String({ minLength: 1 })),
+  /** From PAYSVC_CLIENT_ID / PAYSVC_CLIENT_SECRET; otherwise `<data dir>/credentials.json` is read. */
+  credentials: Type.Optional(
+    Type.Object({ clientId: Type.String({ minLength: 1 }), clientSecret: Type.String({ minLength: 1 }) }),
+  ),
+});
+export type StatementSettings = Static<typeof StatementSettings>;
 
 const Settings = Type.Object({
-  command: Type.Enum(["start", "migrate", "create-platform"]),
+  command: Type.Enum(["start", "migrate", "create-platform", "statement"]),
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
   host: Type.String({ minLength: 1 }),
   databaseUrl: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
@@ -14,13 +31,18 @@ const Settings = Type.Object({
   settlementLagHours: Type.Number({ minimum: 0, maximum: 24 * 30 }),
   platformName: Type.String({ minLength: 1 }),
   environment: Type.Enum(["SANDBOX", "PRODUCTION"]),
+  statement: Type.Optional(StatementSettings),
 });
 export type Settings = Static<typeof Settings>;
 
-export const usage = `usage: paysvc <start|migrate|create-platform> [options]
+export const usage = `usage: paysvc <start|migrate|create-platform|statement> [options]
   start            run the API server (migrates first)
   migrate          apply pending migrations and exit
   create-platform  create a platform and print its API token (--name, --environment)
+  statement        print one account's monthly statement, built through the API with the SDK:
+                   --account <InternalAccount id> --month YYYY-MM [--format text|html|json]
+                   [--url http://127.0.0.1:8080/2025-10-13] [--confirm] [--fee-lines] [--contact TEXT]
+                   exit 2 when the statement fails its integrity checks (do not send it), 1 on other errors
 options:
   --port N         listen port (env PORT, default 8080)
   --host H         listen address (env HOST, default 127.0.0.1)
@@ -30,6 +52,8 @@ options:
 environment:
   DATABASE_URL     postgres://… to use PostgreSQL instead of the embedded database
   PAYSVC_SETTLEMENT_LAG_HOURS  card settlement lag before a balance-changes window closes (default 72)
+  PAYSVC_URL       statement: the API base address (default http://127.0.0.1:8080/2025-10-13)
+  PAYSVC_CLIENT_ID, PAYSVC_CLIENT_SECRET  statement: API token (default: <data dir>/credentials.json)
   LOG_LEVEL        fatal | error | warn | info | debug | trace | silent (default info)`;
 
 /** Parses argv and the environment once; an invalid setting fails fast with one readable message. */
@@ -45,10 +69,18 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Readonly<
       mode: { type: "string" },
       name: { type: "string" },
       environment: { type: "string" },
+      account: { type: "string" },
+      month: { type: "string" },
+      format: { type: "string" },
+      url: { type: "string" },
+      confirm: { type: "boolean" },
+      "fee-lines": { type: "boolean" },
+      contact: { type: "string" },
     },
   });
+  const command = positionals[0] ?? "start";
   const candidate = {
-    command: positionals[0] ?? "start",
+    command,
     port: Number(values.port ?? env.PORT ?? 8080),
     host: values.host ?? env.HOST ?? "127.0.0.1",
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
@@ -59,6 +91,7 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Readonly<
     settlementLagHours: Number(env.PAYSVC_SETTLEMENT_LAG_HOURS ?? 72),
     platformName: values.name ?? "Platform",
     environment: (values.environment ?? "SANDBOX").toUpperCase(),
+    ...(command === "statement" ? { statement: statementCandidate(values, env) } : {}),
   };
   const errors = [...Value.Errors(Settings, candidate)];
   if (errors.length > 0) {
@@ -66,4 +99,32 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Readonly<
     throw new Error(`invalid configuration: ${described}\n${usage}`);
   }
   return Object.freeze(candidate as Settings);
+}
+
+function statementCandidate(
+  values: Record<string, string | boolean | undefined>,
+  env: NodeJS.ProcessEnv,
+): Record<string, unknown> {
+  const missing = ["account", "month"].filter((flag) => typeof values[flag] !== "string");
+  if (missing.length > 0) {
+    throw new Error(
+      `invalid configuration: statement needs ${missing.map((m) => `--${m}`).join(" and ")}\n${usage}`,
+    );
+  }
+  const { PAYSVC_CLIENT_ID: clientId, PAYSVC_CLIENT_SECRET: clientSecret } = env;
+  if ((clientId === undefined) !== (clientSecret === undefined)) {
+    throw new Error("invalid configuration: set both PAYSVC_CLIENT_ID and PAYSVC_CLIENT_SECRET, or neither");
+  }
+  return {
+    account: values.account,
+    month: values.month,
+    format: values.format ?? "text",
+    url: values.url ?? env.PAYSVC_URL ?? `http://127.0.0.1:8080/${API_VERSION}`,
+    confirm: values.confirm ?? false,
+    feesAsSeparateLines: values["fee-lines"] ?? false,
+    ...(typeof values.contact === "string" ? { contact: values.contact } : {}),
+    ...(clientId !== undefined && clientSecret !== undefined
+      ? { credentials: { clientId, clientSecret } }
+      : {}),
+  };
 }

@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import pino from "pino";
 import { buildApp } from "./app.js";
+import { runStatementCommand } from "./cli/statement.js";
 import { parseSettings, type Settings } from "./config.js";
 import { systemClock } from "./core/clock.js";
 import type { Db } from "./core/db/db.js";
@@ -86,7 +87,17 @@ async function run(settings: Settings): Promise<void> {
 }
 
 try {
-  await run(parseSettings(process.argv.slice(2), process.env));
+  const settings = parseSettings(process.argv.slice(2), process.env);
+  // The statement command is an API client: it opens no database and starts no server.
+  if (settings.command === "statement") {
+    if (!settings.statement) throw new Error("invalid configuration: statement options missing");
+    process.exitCode = await runStatementCommand(
+      { ...settings.statement, dataDir: settings.dataDir },
+      process,
+    );
+  } else {
+    await run(settings);
+  }
 } catch (error) {
   process.stderr.write(`paysvc: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

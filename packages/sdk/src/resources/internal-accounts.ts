@@ -1,6 +1,8 @@
 import { paginate } from "../pagination.js";
 import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
 import type {
+  BalanceChangeParams,
+  BalanceChangeWindow,
   CustomerInternalAccountListParams,
   DataList,
   InternalAccount,
@@ -43,5 +45,21 @@ export class InternalAccountsResource {
   /** `GET /internal-accounts/{accountId}`; unknown → `NotFoundError` `ACCOUNT_NOT_FOUND`. */
   async get(accountId: string, options?: RequestOptions): Promise<ApiResult<InternalAccount>> {
     return this.#sender.send("GET", path`/internal-accounts/${accountId}`, { options });
+  }
+
+  /**
+   * `GET /internal-accounts/{accountId}/balance-changes`: one page of the half-open window `[from, to)`.
+   * A window whose card settlement has not closed → `ConflictError` `NOT_YET_AVAILABLE` with
+   * `retryAfterSeconds`. For a monthly statement use `client.statements.build`, which pages and checks.
+   */
+  async balanceChanges(
+    accountId: string,
+    params: BalanceChangeParams,
+    options?: RequestOptions,
+  ): Promise<ApiResult<BalanceChangeWindow>> {
+    return this.#sender.send("GET", path`/internal-accounts/${accountId}/balance-changes`, {
+      query: params,
+      options,
+    });
   }
 }

@@ -1,0 +1,36 @@
+import { paginate } from "../pagination.js";
+import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
+import type { AnyTransaction, Page, TransactionListParams } from "../types.js";
+
+/** Transactions (conventions §3.4): payment rows and card rows, discriminated by `type`. */
+export class TransactionsResource {
+  readonly #sender: RequestSender;
+
+  constructor(sender: RequestSender) {
+    this.#sender = sender;
+  }
+
+  /**
+   * `GET /transactions/{transactionId}`: a `Transaction:` or `CardTransaction:` id; unknown →
+   * `NotFoundError` `TRANSACTION_NOT_FOUND`.
+   */
+  async get(transactionId: string, options?: RequestOptions): Promise<ApiResult<AnyTransaction>> {
+    return this.#sender.send("GET", path`/transactions/${transactionId}`, { options });
+  }
+
+  /** `GET /transactions`: one page, newest first unless `sortOrder` is `asc`. */
+  async list(
+    params: TransactionListParams = {},
+    options?: RequestOptions,
+  ): Promise<ApiResult<Page<AnyTransaction>>> {
+    return this.#sender.send("GET", "/transactions", { query: params, options });
+  }
+
+  /** Every transaction matching the filters, page by page. */
+  listAll(
+    params: TransactionListParams = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<AnyTransaction, void, undefined> {
+    return paginate((page) => this.list(page, options), params);
+  }
+}

@@ -16,6 +16,7 @@ import { registerIdempotency } from "./core/idempotency/idempotency.js";
 import { uuidv7 } from "./core/ids.js";
 import { internalAccountRoutes } from "./customers/account-routes.js";
 import { customerRoutes } from "./customers/routes.js";
+import { externalAccountRoutes } from "./external-accounts/routes.js";
 import { kycRoutes } from "./kyc/routes.js";
 import { configRoutes } from "./platform/routes.js";
 import { quoteRoutes } from "./quotes/routes.js";
@@ -57,6 +58,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(customerRoutes, { prefix, deps });
   await app.register(internalAccountRoutes, { prefix, deps });
   await app.register(kycRoutes, { prefix, deps });
+  await app.register(externalAccountRoutes, { prefix, deps });
   await app.register(transactionRoutes, { prefix, deps });
   await app.register(statementRoutes, { prefix, deps });
   await app.register(quoteRoutes, { prefix, deps });

@@ -24,6 +24,8 @@ export interface PostingBatch {
   now: Date;
   /** When the money moved; defaults to `now`. Earlier only within the settlement lag (card clearings). */
   effectiveAt?: Date;
+  /** Required with an earlier `effectiveAt`: how far back a change may be dated (Deps.settlementLagMs). */
+  settlementLagMs?: number;
   postings: Posting[];
   /** Allow the balance to go below zero (a clearing the account cannot cover; a failed refund). */
   allowOverdraft?: boolean;
@@ -59,6 +61,11 @@ export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<P
     }
   }
   const effectiveAt = batch.effectiveAt ?? batch.now;
+  // A closed statement window must never change: no change may be dated before now − lag, nor ahead of now.
+  const earliest = batch.now.getTime() - (batch.settlementLagMs ?? 0);
+  if (effectiveAt.getTime() < earliest || effectiveAt.getTime() > batch.now.getTime()) {
+    throw new RangeError(`effectiveAt ${effectiveAt.toISOString()} is outside [now − settlement lag, now]`);
+  }
   const changes: store.BalanceChangeRow[] = [];
   for (const posting of batch.postings) {
     const id = newId("BalanceChange");

@@ -5,7 +5,6 @@ import type { Caller } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
 import { money } from "../core/money.js";
 import { findTransaction, type TransactionRow, updateTransaction } from "../transactions/store.js";
-import { toTransaction } from "../transactions/transactions.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
 import { postBalanceChanges } from "./ledger.js";
 

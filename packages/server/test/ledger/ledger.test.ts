@@ -155,6 +155,7 @@ describe("ledger: balances are the sum of their changes", () => {
           platformId: server.platform.platformId,
           now: new Date(now),
           effectiveAt: new Date(at),
+          settlementLagMs: 120_000,
           postings: [{ accountId, amount, transactionId: "Transaction:backdated" }],
           allowOverdraft: true,
         }),

@@ -28,6 +28,10 @@ describe("input formats (conventions §1.5, FieldConstraint)", () => {
     ["ip", "203.0.113.9", true],
     ["ip", "::1", true],
     ["ip", "300.1.1.1", false],
+    ["aba-routing-number", "123456780", true],
+    ["aba-routing-number", "021000021", true],
+    ["aba-routing-number", "123456789", false],
+    ["aba-routing-number", "12345678", false],
   ])("format %s accepts %s -> %s", (format, value, ok) => {
     expect(formats[format]?.(value)).toBe(ok);
   });

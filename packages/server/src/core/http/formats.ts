@@ -46,6 +46,14 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/** ABA routing number: 9 digits whose weighted sum 3-7-1 is a multiple of 10. */
+export function isAbaRoutingNumber(value: string): boolean {
+  if (!/^\d{9}$/.test(value)) return false;
+  const d = [...value].map(Number);
+  const sum = [0, 3, 6].reduce((acc, i) => acc + 3 * (d[i] ?? 0) + 7 * (d[i + 1] ?? 0) + (d[i + 2] ?? 0), 0);
+  return sum % 10 === 0;
+}
+
 /**
  * Formats named with the interface's FieldConstraint vocabulary (HTML5 input types and slugs), so a
  * failing format is reported to clients under the same name the schema uses.
@@ -62,4 +70,5 @@ export const formats: Record<string, (value: string) => boolean> = {
   "bcp47-language-tag": (v) => /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(v),
   "us-ssn": (v) => /^(?!000|666|9\d\d)\d{3}-?(?!00)\d{2}-?(?!0000)\d{4}$/.test(v),
   ip: (v) => isIP(v) !== 0,
+  "aba-routing-number": isAbaRoutingNumber,
 };

@@ -1,0 +1,69 @@
+import { type Static, Type } from "typebox";
+import { DateTime, StringEnum } from "../core/http/schemas.js";
+
+const object = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
+  Type.Object(properties, { additionalProperties: false });
+const Country = Type.String({ format: "iso3166-1-alpha-2" });
+
+/** An individual or business beneficiary; which fields are required depends on `beneficiaryType`. */
+export const Beneficiary = object({
+  beneficiaryType: StringEnum(["INDIVIDUAL", "BUSINESS"]),
+  fullName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  countryOfResidence: Type.Optional(Country),
+  birthDate: Type.Optional(Type.String({ format: "date" })),
+  nationality: Type.Optional(Country),
+  legalName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  countryOfIncorporation: Type.Optional(Country),
+  registrationNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+});
+
+/** USD bank account details (conventions §4.1). */
+export const UsdAccountInfo = object({
+  accountType: StringEnum(["USD_ACCOUNT"]),
+  accountNumber: Type.String({ pattern: "^[0-9]{1,34}$" }),
+  routingNumber: Type.String({ format: "aba-routing-number" }),
+  bankAccountType: StringEnum(["CHECKING", "SAVINGS"]),
+  bankName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  beneficiary: Beneficiary,
+});
+
+const accountFields = {
+  currency: Type.String({ pattern: "^[A-Z]{3,5}$" }),
+  accountInfo: UsdAccountInfo,
+  ownershipType: Type.Optional(StringEnum(["FIRST_PARTY", "THIRD_PARTY"])),
+  platformAccountId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  defaultUmaDepositAccount: Type.Optional(Type.Boolean()),
+};
+
+export const CreateCustomerExternalAccountBody = object({
+  customerId: Type.String({ maxLength: 100 }),
+  ...accountFields,
+});
+export type CreateCustomerExternalAccountBody = Static<typeof CreateCustomerExternalAccountBody>;
+export const CreatePlatformExternalAccountBody = object(accountFields);
+export type CreatePlatformExternalAccountBody = Static<typeof CreatePlatformExternalAccountBody>;
+
+export const externalAccountStatuses = [
+  "PENDING",
+  "ACTIVE",
+  "PENDING_OWNERSHIP_VERIFICATION",
+  "UNVERIFIED",
+  "UNDER_REVIEW",
+  "INACTIVE",
+] as const;
+
+export const ExternalAccount = Type.Object({
+  id: Type.String(),
+  status: StringEnum(externalAccountStatuses),
+  currency: Type.String(),
+  accountInfo: Type.Object({ accountType: Type.String() }, { additionalProperties: true }),
+  customerId: Type.Optional(Type.String()),
+  platformAccountId: Type.Optional(Type.String()),
+  ownershipType: Type.Optional(StringEnum(["FIRST_PARTY", "THIRD_PARTY"])),
+  defaultUmaDepositAccount: Type.Boolean(),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+});
+export type ExternalAccount = Static<typeof ExternalAccount>;
+
+export const ExternalAccountParams = Type.Object({ externalAccountId: Type.String() });

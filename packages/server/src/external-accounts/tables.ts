@@ -1,0 +1,33 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { customers } from "../customers/tables.js";
+import { platforms } from "../platform/tables.js";
+
+export const externalAccounts = pgTable(
+  "external_accounts",
+  {
+    id: text("id").primaryKey(),
+    platformId: text("platform_id")
+      .notNull()
+      .references(() => platforms.id),
+    customerId: text("customer_id").references(() => customers.id),
+    status: text("status").notNull(),
+    currency: text("currency").notNull(),
+    accountType: text("account_type").notNull(),
+    /** What makes two accounts equivalent: routing:account for banks, the (EVM: lowercased) address for wallets. */
+    identity: text("identity").notNull(),
+    accountInfo: jsonb("account_info").notNull(),
+    ownershipType: text("ownership_type"),
+    platformAccountId: text("platform_account_id"),
+    defaultUmaDepositAccount: boolean("default_uma_deposit_account").notNull().default(false),
+    deletedAt: timestamp("deleted_at", { withTimezone: true, precision: 3 }),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    index("external_accounts_platform_created_idx").on(t.platformId, t.createdAt, t.id),
+    uniqueIndex("external_accounts_equivalent_key")
+      .on(t.platformId, sql`coalesce(${t.customerId}, '')`, t.currency, t.accountType, t.identity)
+      .where(sql`${t.deletedAt} IS NULL`),
+  ],
+);

@@ -12,6 +12,8 @@ import { openDatabase } from "./core/db/open.js";
 import type { Deps } from "./core/deps.js";
 import { logRedactPaths } from "./core/http/logging.js";
 import { API_VERSION } from "./core/http/version.js";
+import { JobRunner } from "./core/jobs/jobs.js";
+import { jobHandlers } from "./jobs.js";
 import { createPlatform } from "./platform/platforms.js";
 import { ensureSandboxPlatform } from "./platform/sandbox-bootstrap.js";
 
@@ -64,6 +66,8 @@ async function run(settings: Settings): Promise<void> {
       ? await ensureSandboxPlatform(deps, join(settings.dataDir, "credentials.json"))
       : null;
   const address = await app.listen({ port: settings.port, host: settings.host });
+  const jobs = new JobRunner(deps, jobHandlers());
+  jobs.start();
   const url = `${address.replace("[::1]", "127.0.0.1")}/${API_VERSION}`;
   process.stdout.write(`paysvc ${settings.mode} listening on ${url}\n`);
   if (credentials) {
@@ -78,6 +82,7 @@ async function run(settings: Settings): Promise<void> {
     stopping = true;
     logger.info({ signal }, "draining in-flight requests");
     await app.close();
+    await jobs.stop();
     await db.close();
     logger.info("stopped");
     process.exit(0);

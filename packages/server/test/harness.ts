@@ -8,6 +8,8 @@ import { DEFAULT_SETTLEMENT_LAG_MS, type Deps, type Mode } from "../src/core/dep
 import type { Environment } from "../src/core/http/context.js";
 import { logRedactPaths } from "../src/core/http/logging.js";
 import { API_VERSION } from "../src/core/http/version.js";
+import { type JobHandler, JobRunner } from "../src/core/jobs/jobs.js";
+import { jobHandlers } from "../src/jobs.js";
 import { createPlatform } from "../src/platform/platforms.js";
 import { openTestDb } from "./test-db.js";
 
@@ -96,12 +98,16 @@ export interface TestServer {
   origin: string;
   platform: Credentials;
   client: TestClient;
+  /** The background job runner (polling every 50 ms); `jobs.runDue()` runs what is due now. */
+  jobs: JobRunner;
   /** Creates another platform (tenant) with an all-permission token. */
   newPlatform(environment?: Environment): Promise<Credentials>;
   close(): Promise<void>;
 }
 
 export interface StartOptions {
+  /** Extra job handlers (tests of the runner itself). */
+  jobHandlers?: Record<string, JobHandler>;
   clock?: Clock;
   settlementLagMs?: number;
   mode?: Mode;
@@ -128,6 +134,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     settlementLagMs: options.settlementLagMs ?? DEFAULT_SETTLEMENT_LAG_MS,
   };
   const app = await buildApp(deps);
+  const jobs = new JobRunner(deps, { ...jobHandlers(), ...options.jobHandlers }, { pollMs: 50 });
+  jobs.start();
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
   const baseUrl = `${address}/${API_VERSION}`;
   const newPlatform = async (environment: Environment = "SANDBOX"): Promise<Credentials> => {
@@ -143,9 +151,11 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     origin: address,
     platform,
     client: new TestClient(baseUrl, platform),
+    jobs,
     newPlatform,
     close: async () => {
       await app.close();
+      await jobs.stop();
       await db.close();
     },
   };

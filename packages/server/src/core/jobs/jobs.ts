@@ -1,0 +1,160 @@
+import { randomUUID } from "node:crypto";
+import type { Tx } from "../db/db.js";
+import type { Deps } from "../deps.js";
+
+export interface Job {
+  id: string;
+  platformId: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  runAt: Date;
+  attempts: number;
+}
+
+export interface JobContext {
+  deps: Deps;
+  job: Job;
+  /** Marks the job done inside the handler's own transaction, so its effect and completion commit together. */
+  finish(tx: Tx): Promise<void>;
+  /** Runs the job again at `runAt` (platform time), inside the handler's transaction. */
+  reschedule(tx: Tx, runAt: Date): Promise<void>;
+}
+
+/** A job handler: idempotent (a crash after its commit and before the lease ends can run it again). */
+export type JobHandler = (context: JobContext) => Promise<void>;
+
+/** Schedules work inside the caller's transaction: it exists only if the change that needs it commits. */
+export async function scheduleJob(
+  tx: Tx,
+  job: { platformId: string; kind: string; payload: Record<string, unknown>; runAt: Date; now: Date },
+): Promise<string> {
+  const id = randomUUID();
+  await tx.query(
+    `INSERT INTO jobs (id, platform_id, kind, payload, run_at, state, attempts, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, 'PENDING', 0, $6, $6)`,
+    [id, job.platformId, job.kind, job.payload, job.runAt, job.now],
+  );
+  return id;
+}
+
+interface JobRow {
+  [column: string]: unknown;
+  id: string;
+  platform_id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  run_at: Date;
+  attempts: number;
+}
+
+/**
+ * Claims due jobs with a lease (`FOR UPDATE SKIP LOCKED`, so concurrent runners never take the same
+ * job) and runs each handler outside the claim, since PGlite has one session and a delivery may wait
+ * on the network. A failed attempt is retried with backoff; after `maxAttempts` the job is FAILED.
+ */
+export class JobRunner {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly handlers: Readonly<Record<string, JobHandler>>,
+    private readonly options: {
+      pollMs?: number;
+      batch?: number;
+      leaseMs?: number;
+      maxAttempts?: number;
+    } = {},
+  ) {}
+
+  start(): void {
+    const tick = () => {
+      this.timer = setTimeout(async () => {
+        await this.runDue().catch((error: unknown) =>
+          this.deps.logger.error({ err: error }, "job runner tick failed"),
+        );
+        if (this.timer) tick();
+      }, this.options.pollMs ?? 500);
+    };
+    tick();
+  }
+
+  /** Stops polling and waits for the batch in progress. */
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Runs every job due now (one batch); returns how many ran. Tests call it to make progress deterministic. */
+  runDue(): Promise<number> {
+    const run = (this.running ?? Promise.resolve(0)).then(() => this.runBatch());
+    this.running = run.catch(() => 0);
+    return run;
+  }
+
+  private async runBatch(): Promise<number> {
+    const now = this.deps.clock.now();
+    const lease = new Date(now.getTime() + (this.options.leaseMs ?? 60_000));
+    const claimed = await this.deps.db.transaction((tx) =>
+      tx.query<JobRow>(
+        `UPDATE jobs SET locked_until = $2, attempts = attempts + 1 WHERE id IN (
+           SELECT j.id FROM jobs j JOIN platforms p ON p.id = j.platform_id
+           WHERE j.state = 'PENDING' AND j.run_at <= $1::timestamptz + p.clock_offset_ms * interval '1 millisecond'
+             AND (j.locked_until IS NULL OR j.locked_until < $1)
+           ORDER BY j.run_at LIMIT $3 FOR UPDATE OF j SKIP LOCKED)
+         RETURNING id, platform_id, kind, payload, run_at, attempts`,
+        [now, lease, this.options.batch ?? 50],
+      ),
+    );
+    for (const row of claimed) await this.runOne(row);
+    return claimed.length;
+  }
+
+  private async runOne(row: JobRow): Promise<void> {
+    const job: Job = {
+      id: row.id,
+      platformId: row.platform_id,
+      kind: row.kind,
+      payload: row.payload,
+      runAt: row.run_at,
+      attempts: row.attempts,
+    };
+    const handler = this.handlers[job.kind];
+    const finish = async (tx: Tx) => {
+      await tx.query("UPDATE jobs SET state = 'DONE', locked_until = NULL, updated_at = $2 WHERE id = $1", [
+        job.id,
+        this.deps.clock.now(),
+      ]);
+    };
+    const reschedule = async (tx: Tx, runAt: Date) => {
+      await tx.query("UPDATE jobs SET run_at = $2, locked_until = NULL, updated_at = $3 WHERE id = $1", [
+        job.id,
+        runAt,
+        this.deps.clock.now(),
+      ]);
+    };
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      await handler({ deps: this.deps, job, finish, reschedule });
+    } catch (error) {
+      const failed = job.attempts >= (this.options.maxAttempts ?? 10);
+      const backoffMs = Math.min(30 * 60_000, 1000 * 2 ** job.attempts);
+      this.deps.logger.error(
+        { err: error, jobId: job.id, kind: job.kind, attempts: job.attempts },
+        "job failed",
+      );
+      await this.deps.db.query(
+        `UPDATE jobs SET state = $2, locked_until = NULL, run_at = run_at + $3 * interval '1 millisecond', last_error = $4, updated_at = $5
+         WHERE id = $1`,
+        [
+          job.id,
+          failed ? "FAILED" : "PENDING",
+          backoffMs,
+          error instanceof Error ? error.message : String(error),
+          this.deps.clock.now(),
+        ],
+      );
+    }
+  }
+}

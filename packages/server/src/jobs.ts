@@ -1,0 +1,6 @@
+import type { JobHandler } from "./core/jobs/jobs.js";
+
+/** Every background job kind and its handler, one line per area (like app.ts for routes). */
+export function jobHandlers(): Record<string, JobHandler> {
+  return {};
+}

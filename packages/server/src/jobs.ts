@@ -1,6 +1,8 @@
 import type { JobHandler } from "./core/jobs/jobs.js";
+import { payoutJobHandlers } from "./quotes/jobs.js";
+import { webhookJobHandlers } from "./webhooks/jobs.js";
 
 /** Every background job kind and its handler, one line per area (like app.ts for routes). */
 export function jobHandlers(): Record<string, JobHandler> {
-  return {};
+  return { ...payoutJobHandlers(), ...webhookJobHandlers() };
 }

@@ -10,6 +10,7 @@ import type { RailFeeConfig } from "../platform/schemas.js";
 import { findPlatform } from "../platform/store.js";
 import { type FeeSchedule, NO_FEE, priceTransfer } from "./fees.js";
 import { maxTransactionAmount } from "./limits.js";
+import { newPayoutQuoteRow } from "./payouts.js";
 import { type AccountTransferRequest, checkQuoteRequest } from "./request.js";
 import type { CreateQuoteBody, Quote } from "./schemas.js";
 import { requireActive, settleQuote } from "./settle.js";
@@ -139,17 +140,21 @@ function newQuoteRow(
 }
 
 /**
- * `POST /quotes`: prices a same-currency transfer between internal accounts and stores the quote. With
+ * `POST /quotes`: prices a same-currency transfer between internal accounts, or a USD payout to an
+ * external bank account (payouts.ts), and stores the quote. With
  * `immediatelyExecute` it settles in the same transaction, so a failure (INSUFFICIENT_FUNDS) leaves nothing.
  */
 export async function createQuote(deps: Deps, caller: Caller, body: CreateQuoteBody): Promise<Quote> {
   const request = checkQuoteRequest(body);
   return deps.db.transaction(async (tx) => {
     const now = nowFor(deps, caller);
-    const accounts = await transferAccounts(tx, caller, request);
+    const payout = parseId("ExternalAccount", request.destination.accountId) !== null;
+    const accounts = payout ? null : await transferAccounts(tx, caller, request);
     const platform = await findPlatform(tx, caller.platformId);
     if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
-    const row = newQuoteRow(caller, request, accounts, platform.fee_configs, now);
+    const row = accounts
+      ? newQuoteRow(caller, request, accounts, platform.fee_configs, now)
+      : await newPayoutQuoteRow(tx, caller, request, platform.fee_configs, now);
     await store.insertQuote(tx, row);
     return toQuote(request.immediatelyExecute ? await settleQuote(tx, caller, row, now) : row, now);
   });

@@ -105,6 +105,9 @@ export const Quote = Type.Object({
   platformFeesIncluded: Type.Integer(),
   platformFeeOverride: Type.Optional(Type.Integer()),
   transactionId: Type.Optional(Type.String()),
+  /** Payouts to an external bank account: the rail, and whether it was chosen (AUTO) or pinned (MANUAL). */
+  paymentRail: Type.Optional(StringEnum(paymentRails)),
+  railSelectionMode: Type.Optional(StringEnum(["AUTO", "MANUAL"])),
   description: Type.Optional(Type.String()),
   remittanceInformation: Type.Optional(Type.String()),
   purposeOfPayment: Type.Optional(Type.String()),

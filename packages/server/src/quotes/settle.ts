@@ -1,13 +1,14 @@
 import type { Tx } from "../core/db/db.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
-import { newId } from "../core/ids.js";
+import { newId, parseId } from "../core/ids.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { postBalanceChanges } from "../ledger/ledger.js";
 import { insertTransaction, type TransactionRow } from "../transactions/store.js";
 import { toTransaction } from "../transactions/transactions.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
+import { settlePayout } from "./payout-execute.js";
 import * as store from "./store.js";
 
 /** Money moves only between ACTIVE accounts; any other status is `409 CONFLICT`. */
@@ -77,7 +78,7 @@ function transferTransactions(
 }
 
 /**
- * Executes a PENDING quote inside the caller's transaction (the quote row already locked or just
+ * Executes a PENDING quote inside the caller's transaction (a payout: settlePayout) (the quote row already locked or just
  * inserted): both transactions, the two balance changes (the ledger locks the accounts in id order and
  * refuses an overdraft with INSUFFICIENT_FUNDS), the quote → COMPLETED, and the payment events.
  */
@@ -89,6 +90,7 @@ export async function settleQuote(
 ): Promise<store.QuoteRow> {
   if (quote.source_account_id === null || quote.destination_account_id === null)
     throw new Error(`quote ${quote.id} is not a transfer between internal accounts`);
+  if (parseId("ExternalAccount", quote.destination_account_id)) return settlePayout(tx, caller, quote, now);
   // Plain reads: the ledger takes the account locks, in id order, so opposite transfers cannot deadlock.
   const sender = await findAccountOrThrow(tx, caller, quote.source_account_id);
   const receiver = await findAccountOrThrow(tx, caller, quote.destination_account_id);

@@ -112,17 +112,6 @@ describe("POST /quotes: a same-currency transfer between internal accounts (conv
       { destination: { destinationType: "UMA_ADDRESS", umaAddress: "$bob@uma.example", currency: "USD" } },
       "Quotes to UMA_ADDRESS destinations are not built yet; only transfers between internal accounts are.",
     ],
-    [
-      "external account destination",
-      {
-        destination: {
-          destinationType: "ACCOUNT",
-          accountId: "ExternalAccount:01a2031b-3af6-74b7-af52-45f72eabe452",
-          paymentRail: "ACH",
-        },
-      },
-      "Quotes paying out to external accounts are not built yet; only transfers between internal accounts are.",
-    ],
   ])("%s -> 501 NOT_IMPLEMENTED naming what is not built", async (_name, override, reason) => {
     const res = await server.client.post("/quotes", { ...transfer(a, b, 100), ...override });
     expect(res.status).toBe(501);

@@ -1,0 +1,141 @@
+import type { Tx } from "../core/db/db.js";
+import type { JobContext, JobHandler } from "../core/jobs/jobs.js";
+import { scheduleJob } from "../core/jobs/jobs.js";
+import { money } from "../core/money.js";
+import { postBalanceChanges } from "../ledger/ledger.js";
+import type { Refund } from "../ledger/refunds.js";
+import { findPlatform } from "../platform/store.js";
+import { findTransaction, type TransactionRow, updateTransaction } from "../transactions/store.js";
+import { toTransaction } from "../transactions/transactions.js";
+import { enqueueEvent } from "../webhooks/outbox.js";
+import * as store from "./store.js";
+
+export const PAYOUT_SETTLE = "payout.settle";
+export const PAYOUT_FAIL = "payout.fail";
+export const PAYOUT_RETURN = "payout.return";
+
+export interface PayoutJob {
+  kind: string;
+  runAt: Date;
+  payload: Record<string, unknown>;
+}
+
+/** A settled 005 payout comes back this long after settlement (sandbox; docs/decisions.md "Payouts"). */
+export const RETURN_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Runs `work` on the job's transaction under its row lock, only while it is still in `expected` status:
+ * a job run twice (a crash after commit, before the lease ends) finds it moved on and only finishes.
+ */
+async function onTransaction(
+  context: JobContext,
+  expected: string,
+  work: (tx: Tx, row: TransactionRow, now: Date) => Promise<void>,
+): Promise<void> {
+  const { deps, job } = context;
+  await deps.db.transaction(async (tx) => {
+    const platform = await findPlatform(tx, job.platformId);
+    const now = new Date(deps.clock.now().getTime() + (platform?.clock_offset_ms ?? 0));
+    const row = await findTransaction(tx, job.platformId, String(job.payload.transactionId), true);
+    if (row && row.status === expected) await work(tx, row, now);
+    await context.finish(tx);
+  });
+}
+
+async function save(tx: Tx, row: TransactionRow, quoteStatus: "COMPLETED" | "FAILED", now: Date) {
+  const { platform_customer_id: _, ...columns } = row as TransactionRow & { platform_customer_id?: unknown };
+  await updateTransaction(tx, columns);
+  if (row.quote_id) await store.updateQuoteStatus(tx, row.quote_id, { status: quoteStatus, now });
+}
+
+const event = (tx: Tx, row: TransactionRow, type: `OUTGOING_PAYMENT.${string}`, data: unknown, now: Date) =>
+  enqueueEvent(tx, { platformId: row.platform_id, type: type as "OUTGOING_PAYMENT.FAILED", data, now });
+
+/** PROCESSING → COMPLETED (settledAt, OUTGOING_PAYMENT.COMPLETED); a 005 payout also schedules its return (payload.returnAfterMs). */
+const settle: JobHandler = (context) =>
+  onTransaction(context, "PROCESSING", async (tx, row, now) => {
+    const completed = { ...row, status: "COMPLETED", settled_at: now, updated_at: now };
+    await save(tx, completed, "COMPLETED", now);
+    await event(tx, completed, "OUTGOING_PAYMENT.COMPLETED", toTransaction(completed), now);
+    const returnAfterMs = context.job.payload.returnAfterMs;
+    if (typeof returnAfterMs === "number") {
+      const runAt = new Date(now.getTime() + returnAfterMs);
+      const payload = { transactionId: row.id };
+      await scheduleJob(tx, { platformId: row.platform_id, kind: PAYOUT_RETURN, payload, runAt, now });
+    }
+  });
+
+/**
+ * FAILED with `failureReason`, and the debit refunded on the same transaction: +principal (fee 0) and
+ * +fee (fee positive), the refund object COMPLETED; or, when the refund fails too (007), no refund
+ * change and the refund object FAILED. Status, money and events commit in this one transaction.
+ */
+export async function failPayout(
+  tx: Tx,
+  row: TransactionRow,
+  failure: { reason: string; refundFails: boolean },
+  now: Date,
+): Promise<void> {
+  const principal = row.received_amount ?? 0;
+  const fee = row.fees;
+  if (!failure.refundFails) {
+    await postBalanceChanges(tx, {
+      platformId: row.platform_id,
+      now,
+      postings: [
+        { accountId: row.account_id, amount: principal, fee: 0, transactionId: row.id },
+        ...(fee > 0 ? [{ accountId: row.account_id, amount: fee, fee, transactionId: row.id }] : []),
+      ],
+    });
+  }
+  const refund: Refund = {
+    transactionId: row.id,
+    reference: `RF-${row.id.slice(-12).toUpperCase()}`,
+    amount: money(principal + fee, row.currency),
+    status: failure.refundFails ? "FAILED" : "COMPLETED",
+    reason: failure.reason,
+    initiatedAt: now.toISOString(),
+    ...(failure.refundFails ? {} : { settledAt: now.toISOString() }),
+  };
+  const failed: TransactionRow = {
+    ...row,
+    status: "FAILED",
+    failure_reason: failure.reason,
+    details: { ...row.details, refund },
+    updated_at: now,
+  };
+  await save(tx, failed, "FAILED", now);
+  await event(tx, failed, "OUTGOING_PAYMENT.FAILED", toTransaction(failed), now);
+  const { settledAt: _settledAt, ...initiated } = refund;
+  const asPending = {
+    ...failed,
+    details: { ...failed.details, refund: { ...initiated, status: "PENDING" } },
+  };
+  await event(tx, failed, "OUTGOING_PAYMENT.REFUND_PENDING", toTransaction(asPending), now);
+  await event(tx, failed, `OUTGOING_PAYMENT.REFUND_${refund.status}`, toTransaction(failed), now);
+}
+
+const fail: JobHandler = (context) =>
+  onTransaction(context, "PROCESSING", (tx, row, now) =>
+    failPayout(
+      tx,
+      row,
+      {
+        reason: String(context.job.payload.failureReason),
+        refundFails: context.job.payload.refundFails === true,
+      },
+      now,
+    ),
+  );
+
+/** A settled payout returned by the receiving bank: FAILED PAYOUT_RETURNED, refunded. */
+const returned: JobHandler = (context) =>
+  onTransaction(context, "COMPLETED", (tx, row, now) =>
+    failPayout(tx, row, { reason: "PAYOUT_RETURNED", refundFails: false }, now),
+  );
+
+export const payoutHandlers: Record<string, JobHandler> = {
+  [PAYOUT_SETTLE]: settle,
+  [PAYOUT_FAIL]: fail,
+  [PAYOUT_RETURN]: returned,
+};

@@ -1,0 +1,135 @@
+import type { Executor, Tx } from "../core/db/db.js";
+import { ApiError, invalidField } from "../core/errors/api-error.js";
+import type { Caller } from "../core/http/context.js";
+import { newId } from "../core/ids.js";
+import { MAX_AMOUNT } from "../core/money.js";
+import { findAccountOrThrow } from "../customers/accounts.js";
+import type { InternalAccountRow } from "../customers/accounts-store.js";
+import { findExternalAccountOrThrow } from "../external-accounts/external-accounts.js";
+import type { ExternalAccountRow } from "../external-accounts/store.js";
+import type { RailFeeConfig } from "../platform/schemas.js";
+import { type FeeSchedule, NO_FEE, priceTransfer } from "./fees.js";
+import { maxTransactionAmount } from "./limits.js";
+import { QUOTE_LIFETIME_MS } from "./quotes.js";
+import { checkRailCap, type PayoutRail } from "./rails.js";
+import type { AccountTransferRequest } from "./request.js";
+import { requireActive } from "./settle.js";
+import type * as store from "./store.js";
+
+/**
+ * The payout destination: a USD bank account of the source account's owner (a customer's account pays
+ * out only to that customer's external accounts, a platform account only to the platform's). Anything
+ * else reads as unknown: `404 ACCOUNT_NOT_FOUND` (docs/decisions.md "Payouts").
+ */
+export async function payoutDestination(
+  db: Executor,
+  caller: Caller,
+  source: InternalAccountRow,
+  rawId: string,
+): Promise<ExternalAccountRow> {
+  const owner = source.customer_id === null ? "platform" : "customer";
+  const external = await findExternalAccountOrThrow(db, caller, rawId, owner);
+  if (external.customer_id !== source.customer_id)
+    throw new ApiError("ACCOUNT_NOT_FOUND", { reason: `No external account ${rawId}.` });
+  if (external.account_type !== "USD_ACCOUNT")
+    throw new ApiError("NOT_IMPLEMENTED", {
+      reason: `Payouts to ${external.account_type} external accounts are not built yet; only USD_ACCOUNT ones are.`,
+    });
+  return external;
+}
+
+/** Bank validation (conventions §4.1): INACTIVE → 400 INVALID_BANK_ACCOUNT, PENDING → 409. */
+export function requireValidated(external: ExternalAccountRow): void {
+  if (external.status === "ACTIVE") return;
+  if (external.status === "PENDING")
+    throw new ApiError("BANK_ACCOUNT_VALIDATION_PENDING", {
+      reason: `External account ${external.id} is still being validated; retry once it is ACTIVE.`,
+    });
+  throw new ApiError("INVALID_BANK_ACCOUNT", {
+    reason: `External account ${external.id} is ${external.status}; it failed bank validation.`,
+  });
+}
+
+/** The withdrawal fee: the per-quote override, else the rail's feeConfigs entry (USD sources only). */
+function railFee(override: number | undefined, feeConfigs: RailFeeConfig[], rail: PayoutRail): FeeSchedule {
+  if (override !== undefined) return { variableRateBps: 0, fixedAmount: override };
+  const config = feeConfigs.find((c) => c.rail === rail);
+  return config
+    ? { variableRateBps: config.variableRateBps ?? 0, fixedAmount: config.fixedAmount ?? 0 }
+    : NO_FEE;
+}
+
+async function payoutAccounts(tx: Tx, caller: Caller, request: AccountTransferRequest) {
+  const source = await findAccountOrThrow(tx, caller, request.source.accountId);
+  const external = await payoutDestination(tx, caller, source, request.destination.accountId);
+  if (request.source.customerId !== undefined && request.source.customerId !== source.customer_id)
+    throw invalidField("source.customerId", "is not the owner of the source account");
+  if (request.immediatelyExecute && source.type === "EMBEDDED_WALLET")
+    throw invalidField(
+      "immediatelyExecute",
+      "cannot be true for an EMBEDDED_WALLET source, which needs a signed execute",
+    );
+  requireValidated(external);
+  requireActive(source);
+  const receiving = request.destination.currency ?? external.currency;
+  if (source.currency !== "USD" || receiving !== "USD" || source.type === "EMBEDDED_WALLET")
+    throw new ApiError("NOT_IMPLEMENTED", {
+      reason: `Payouts from a ${source.currency} ${source.type} account to ${receiving} are not built yet; only USD to a USD bank account is.`,
+    });
+  return { source, external };
+}
+
+/**
+ * Prices a USD payout. No pinned rail → ACH (AUTO); ACH_SAME_DAY is only ever pinned (MANUAL). The
+ * ACH_SAME_DAY per-entry cap applies to the principal sent over the rail and replaces the general
+ * single-transaction maximum for that rail; above it → `400 AMOUNT_OUT_OF_RANGE`.
+ */
+export async function newPayoutQuoteRow(
+  tx: Tx,
+  caller: Caller,
+  request: AccountTransferRequest,
+  feeConfigs: RailFeeConfig[],
+  now: Date,
+): Promise<store.QuoteRow> {
+  const { source, external } = await payoutAccounts(tx, caller, request);
+  const pinned = request.destination.paymentRail as PayoutRail | undefined;
+  const rail: PayoutRail = pinned ?? "ACH";
+  const price = priceTransfer({
+    lockedCurrencySide: request.lockedCurrencySide,
+    lockedCurrencyAmount: request.lockedCurrencyAmount,
+    platformFee: railFee(request.platformFeeOverride, feeConfigs, rail),
+    maxTotalSendingAmount: rail === "ACH_SAME_DAY" ? MAX_AMOUNT : maxTransactionAmount("USD"),
+  });
+  checkRailCap(rail, price.totalReceivingAmount, now);
+  const { description, remittanceInformation, purposeOfPayment, platformFeeOverride } = request;
+  const echoed = { description, remittanceInformation, purposeOfPayment, platformFeeOverride };
+  const details = Object.fromEntries(Object.entries(echoed).filter(([, value]) => value !== undefined));
+  return {
+    id: newId("Quote"),
+    platform_id: caller.platformId,
+    status: "PENDING",
+    customer_id: source.customer_id,
+    source_account_id: source.id,
+    destination_account_id: external.id,
+    sending_currency: "USD",
+    receiving_currency: "USD",
+    locked_currency_side: request.lockedCurrencySide,
+    locked_currency_amount: request.lockedCurrencyAmount,
+    total_sending_amount: price.totalSendingAmount,
+    total_receiving_amount: price.totalReceivingAmount,
+    exchange_rate: 1,
+    fees_included: price.feesIncluded,
+    platform_fees_included: price.platformFeesIncluded,
+    transaction_id: null,
+    source: {
+      sourceType: "ACCOUNT",
+      accountId: source.id,
+      ...(source.customer_id ? { customerId: source.customer_id } : {}),
+    },
+    destination: { destinationType: "ACCOUNT", accountId: external.id, currency: "USD", paymentRail: rail },
+    details: { ...details, paymentRail: rail, railSelectionMode: pinned ? "MANUAL" : "AUTO" },
+    created_at: now,
+    expires_at: new Date(now.getTime() + QUOTE_LIFETIME_MS),
+    updated_at: now,
+  };
+}

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import type { WebhookTimeouts } from "../webhooks/sender.js";
 import { type Clock, offsetClock } from "./clock.js";
 import type { Db } from "./db/db.js";
 
@@ -15,6 +16,8 @@ export interface Deps {
    * only once its end is older than this, and from then on its answer never changes.
    */
   settlementLagMs: number;
+  /** Webhook sender timeouts; defaults to 5 s connect / 15 s total (conventions §7.1). Tests shorten them. */
+  webhookTimeouts?: WebhookTimeouts;
 }
 
 /** Default settlement lag: 3 days. */

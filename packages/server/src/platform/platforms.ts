@@ -5,6 +5,7 @@ import { ApiError, type FieldError, invalidInput } from "../core/errors/api-erro
 import type { Caller, Environment } from "../core/http/context.js";
 import { newId } from "../core/ids.js";
 import { openPlatformAccount } from "../customers/accounts.js";
+import { enqueueEvent } from "../webhooks/outbox.js";
 import type { PlatformConfig as PlatformConfigSchema, RailFeeConfig, UpdateConfigBody } from "./schemas.js";
 import * as store from "./store.js";
 
@@ -17,7 +18,7 @@ export function toPlatformConfig(row: store.PlatformRow): PlatformConfig {
     id: row.id,
     name: row.name,
     environment: row.environment,
-    webhookEndpoint: null,
+    webhookEndpoint: row.webhook_endpoint,
     supportedCurrencies: row.supported_currencies,
     feeConfigs: row.fee_configs,
     sandboxSkipVerificationPaperwork: row.sandbox_skip_verification_paperwork,
@@ -49,6 +50,7 @@ export async function createPlatform(
       sandbox_skip_verification_paperwork: false,
       clock_offset_ms: 0,
       fee_configs: [],
+      webhook_endpoint: null,
       created_at: now,
       updated_at: now,
     };
@@ -87,7 +89,21 @@ function checkFeeConfigs(feeConfigs: RailFeeConfig[]): void {
   if (errors.length > 0) throw invalidInput(errors);
 }
 
-/** `PATCH /config`; `feeConfigs` replaces the whole list. */
+/** An absolute http(s) URL, and https outside the sandbox (conventions §7.3). */
+function checkWebhookEndpoint(endpoint: string, environment: Environment): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:"))
+    throw invalidInput([{ field: "webhookEndpoint", message: "must be an absolute http(s) URL" }]);
+  if (environment !== "SANDBOX" && url.protocol !== "https:")
+    throw invalidInput([{ field: "webhookEndpoint", message: "must be an https URL outside the sandbox" }]);
+}
+
+/** `PATCH /config`; `feeConfigs` replaces the whole list; a new webhook endpoint gets one TEST event. */
 export async function updateConfig(
   deps: Deps,
   caller: Caller,
@@ -97,14 +113,17 @@ export async function updateConfig(
   return deps.db.transaction(async (tx) => {
     const row = await store.lockPlatform(tx, caller.platformId);
     if (!row) throw new ApiError("PLATFORM_NOT_FOUND");
+    if (changes.webhookEndpoint) checkWebhookEndpoint(changes.webhookEndpoint, row.environment);
     const supportedCurrencies = changes.supportedCurrencies && [...new Set(changes.supportedCurrencies)];
-    return toPlatformConfig(
-      await store.updatePlatformConfig(
-        tx,
-        row.id,
-        { ...changes, ...(supportedCurrencies ? { supportedCurrencies } : {}) },
-        nowFor(deps, caller),
-      ),
+    const now = nowFor(deps, caller);
+    const updated = await store.updatePlatformConfig(
+      tx,
+      row.id,
+      { ...changes, ...(supportedCurrencies ? { supportedCurrencies } : {}) },
+      now,
     );
+    if (updated.webhook_endpoint && updated.webhook_endpoint !== row.webhook_endpoint)
+      await enqueueEvent(tx, { platformId: row.id, type: "TEST", data: {}, now });
+    return toPlatformConfig(updated);
   });
 }

@@ -69,6 +69,8 @@ export const UpdateConfigBody = Type.Object(
     sandboxSkipVerificationPaperwork: Type.Optional(Type.Boolean()),
     /** Replaces the whole list; `[]` removes every platform fee. */
     feeConfigs: Type.Optional(Type.Array(RailFeeConfig, { maxItems: feeRails.length })),
+    /** An absolute http(s) URL, https outside the sandbox; `null` clears it (conventions §7.3). */
+    webhookEndpoint: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()])),
   },
   { additionalProperties: false, minProperties: 1 },
 );

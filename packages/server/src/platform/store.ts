@@ -12,6 +12,8 @@ export interface PlatformRow {
   clock_offset_ms: number;
   /** Platform fees per rail, as set by `PATCH /config` (validated there). */
   fee_configs: RailFeeConfig[];
+  /** Where webhooks go; null: events are recorded as undeliverable. */
+  webhook_endpoint: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -47,6 +49,8 @@ export interface ConfigChanges {
   sandboxSkipVerificationPaperwork?: boolean;
   name?: string;
   feeConfigs?: RailFeeConfig[];
+  /** `undefined` keeps the endpoint, `null` clears it. */
+  webhookEndpoint?: string | null;
 }
 
 export async function updatePlatformConfig(
@@ -62,7 +66,8 @@ export async function updatePlatformConfig(
        sandbox_skip_verification_paperwork = COALESCE($3, sandbox_skip_verification_paperwork),
        name = COALESCE($4, name),
        fee_configs = COALESCE($5::jsonb, fee_configs),
-       updated_at = $6
+       updated_at = $6,
+       webhook_endpoint = CASE WHEN $7::boolean THEN $8 ELSE webhook_endpoint END
      WHERE id = $1 RETURNING *`,
     [
       id,
@@ -71,6 +76,8 @@ export async function updatePlatformConfig(
       changes.name ?? null,
       changes.feeConfigs ? JSON.stringify(changes.feeConfigs) : null,
       now,
+      changes.webhookEndpoint !== undefined,
+      changes.webhookEndpoint ?? null,
     ],
   );
   if (!row) throw new Error(`platform ${id} vanished during update`);

@@ -9,6 +9,8 @@ export const platforms = pgTable("platforms", {
   /** Sandbox clock: this platform's now is the service clock plus this offset; it only grows. */
   clockOffsetMs: bigint("clock_offset_ms", { mode: "number" }).notNull().default(0),
   feeConfigs: jsonb("fee_configs").notNull().default([]),
+  /** Where events are delivered (conventions §7.3); null: events are recorded as undeliverable. */
+  webhookEndpoint: text("webhook_endpoint"),
   createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
 });

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
-import { ApiError } from "../core/errors/api-error.js";
 import { errorResponses } from "../core/http/schemas.js";
 import { advancePlatformClock, readPlatformClock } from "../platform/clock.js";
-import { findPlatform } from "../platform/store.js";
+import { sendTestEvent } from "../webhooks/deliveries.js";
+import { WebhookTestResult } from "../webhooks/schemas.js";
 import { sandboxMoneyRoutes } from "./money-routes.js";
 
 /**
@@ -24,23 +24,10 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
         description:
           "Sends a TEST event to the configured webhook endpoint and reports the receiver's answer.",
         body: Type.Object({}, { additionalProperties: false }),
-        response: {
-          200: Type.Object({
-            url: Type.String(),
-            response_status: Type.Integer(),
-            response_body: Type.Optional(Type.String()),
-          }),
-          ...errorResponses,
-        },
+        response: { 200: WebhookTestResult, ...errorResponses },
       },
     },
-    async (request) => {
-      const platform = await findPlatform(deps.db, request.caller.platformId);
-      // Webhook endpoints arrive with the webhooks area; until then no platform can have one configured.
-      throw new ApiError("WEBHOOK_ENDPOINT_NOT_SET", {
-        reason: `No webhook endpoint is configured for ${platform?.id ?? "this platform"}; set one with PATCH /config.`,
-      });
-    },
+    async (request) => sendTestEvent(deps, request.caller),
   );
 
   const Clock = Type.Object({ now: Type.String({ format: "date-time" }) });

@@ -1,5 +1,7 @@
+import { randomUUID } from "node:crypto";
 import type { Tx } from "../core/db/db.js";
 import { newId } from "../core/ids.js";
+import { scheduleJob } from "../core/jobs/jobs.js";
 
 /** Event types the service emits (conventions §7.4). */
 export type EventType =
@@ -13,19 +15,65 @@ export type EventType =
   | `CARD_TRANSACTION.${"AUTHORIZED" | "PARTIALLY_SETTLED" | "SETTLED" | "VOIDED" | "EXCEPTION" | "DECLINED"}`
   | "TEST";
 
+/** The job kind that delivers one webhook_deliveries row. */
+export const DELIVER_JOB = "webhooks.deliver";
+
+export interface NewEvent {
+  platformId: string;
+  type: EventType;
+  data: unknown;
+  /** The platform's now (its sandbox clock): the event timestamp, and when the first attempt is due. */
+  now: Date;
+}
+
+/** Inserts a delivery row for an event, PENDING with a due job when an endpoint is set, else UNDELIVERABLE. */
+export async function addDelivery(
+  tx: Tx,
+  event: { id: string; platformId: string; now: Date },
+  options: { schedule: boolean },
+): Promise<{ deliveryId: string; endpoint: string | null }> {
+  const [platform] = await tx.query<{ webhook_endpoint: string | null }>(
+    "SELECT webhook_endpoint FROM platforms WHERE id = $1",
+    [event.platformId],
+  );
+  const endpoint = platform?.webhook_endpoint ?? null;
+  const deliveryId = `WebhookDelivery:${randomUUID()}`;
+  await tx.query(
+    `INSERT INTO webhook_deliveries (id, event_id, platform_id, state, attempts, next_attempt_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, 0, $5, $6, $6)`,
+    [
+      deliveryId,
+      event.id,
+      event.platformId,
+      endpoint ? "PENDING" : "UNDELIVERABLE",
+      endpoint ? event.now : null,
+      event.now,
+    ],
+  );
+  if (endpoint && options.schedule) {
+    await scheduleJob(tx, {
+      platformId: event.platformId,
+      kind: DELIVER_JOB,
+      payload: { deliveryId },
+      runAt: event.now,
+      now: event.now,
+    });
+  }
+  return { deliveryId, endpoint };
+}
+
 /**
  * Writes an event to the outbox inside the caller's transaction, so it commits with the change that
- * causes it or not at all. The envelope `{id, type, timestamp, data}` is serialized once, here.
+ * causes it or not at all, and in the same transaction schedules its delivery (or records it as
+ * undeliverable when no endpoint is set). The envelope `{id, type, timestamp, data}` is serialized once.
  */
-export async function enqueueEvent(
-  tx: Tx,
-  event: { platformId: string; type: EventType; data: unknown; now: Date },
-): Promise<string> {
+export async function enqueueEvent(tx: Tx, event: NewEvent, options = { schedule: true }): Promise<string> {
   const id = newId("Webhook");
   const body = JSON.stringify({ id, type: event.type, timestamp: event.now.toISOString(), data: event.data });
   await tx.query(
     "INSERT INTO webhook_events (id, platform_id, type, body, created_at) VALUES ($1, $2, $3, $4, $5)",
     [id, event.platformId, event.type, body, event.now],
   );
+  await addDelivery(tx, { id, platformId: event.platformId, now: event.now }, options);
   return id;
 }

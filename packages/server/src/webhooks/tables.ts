@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { platforms } from "../platform/tables.js";
 
 /**
@@ -18,3 +18,61 @@ export const webhookEvents = pgTable(
   },
   (t) => [index("webhook_events_platform_created_idx").on(t.platformId, t.createdAt, t.id)],
 );
+
+/**
+ * One delivery of an event to the platform's endpoint (docs/decisions.md "Webhooks"). An event raised
+ * while no endpoint is set gets one UNDELIVERABLE row and is never sent; a re-send adds a new row.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => webhookEvents.id),
+    platformId: text("platform_id").notNull(),
+    state: text("state", { enum: ["PENDING", "DELIVERED", "FAILED", "UNDELIVERABLE"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    firstAttemptAt: timestamp("first_attempt_at", { withTimezone: true, precision: 3 }),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, precision: 3 }),
+    /** Service time until which one sender holds this delivery (see webhooks/jobs.ts). */
+    lockedUntil: timestamp("locked_until", { withTimezone: true, precision: 3 }),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    index("webhook_deliveries_platform_created_idx").on(t.platformId, t.createdAt, t.id),
+    index("webhook_deliveries_event_idx").on(t.eventId),
+  ],
+);
+
+/** Every attempt of a delivery: the receiver's status code or the transport error, and the latency. */
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id),
+    attempt: integer("attempt").notNull(),
+    url: text("url").notNull(),
+    statusCode: integer("status_code"),
+    error: text("error"),
+    latencyMs: integer("latency_ms").notNull(),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.attempt] })],
+);
+
+/**
+ * The deployment's ECDSA P-256 signing keys. A key is listed from `created_at`, signs from `signs_from`
+ * (≥ 24 h after listing, except the very first key), and stops signing at `retires_at`; it stays listed
+ * 8 days after that (conventions §7.2). The private JWK is stored as is and never served.
+ */
+export const webhookSigningKeys = pgTable("webhook_signing_keys", {
+  kid: text("kid").primaryKey(),
+  publicJwk: jsonb("public_jwk").notNull(),
+  privateJwk: jsonb("private_jwk").notNull(),
+  signsFrom: timestamp("signs_from", { withTimezone: true, precision: 3 }).notNull(),
+  retiresAt: timestamp("retires_at", { withTimezone: true, precision: 3 }),
+  createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+});

@@ -1,0 +1,36 @@
+/** One attempt of a delivery (server `src/webhooks/schemas.ts` WebhookAttempt). */
+export interface WebhookAttempt {
+  attempt: number;
+  url: string;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  attemptedAt: string;
+}
+
+/** One delivery of one event, with every attempt. */
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  state: "PENDING" | "DELIVERED" | "FAILED" | "UNDELIVERABLE";
+  attempts: WebhookAttempt[];
+  nextAttemptAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ListDeliveriesQuery {
+  eventId?: string;
+  state?: "PENDING" | "DELIVERED" | "FAILED" | "UNDELIVERABLE";
+  limit?: number;
+  cursor?: string;
+  sortOrder?: "asc" | "desc";
+}
+
+/** `POST /sandbox/webhooks/test` answer (snake_case as conventions §7.3 writes it). */
+export interface WebhookTestResult {
+  url: string;
+  response_status: number;
+  response_body?: string;
+}

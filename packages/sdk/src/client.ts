@@ -6,6 +6,7 @@ import { SandboxResource } from "./resources/sandbox.js";
 import { StatementsResource } from "./resources/statements.js";
 import { TokensResource } from "./resources/tokens.js";
 import { TransactionsResource } from "./resources/transactions.js";
+import { WebhooksResource } from "./webhooks/resource.js";
 
 export interface PaysvcClientOptions {
   /** The API base address including the version segment, e.g. `http://127.0.0.1:8080/2025-10-13`. */
@@ -44,6 +45,8 @@ export class PaysvcClient {
   readonly transactions: TransactionsResource;
   readonly statements: StatementsResource;
   readonly sandbox: SandboxResource;
+  /** Webhook verification (JWKS cached), the delivery log and re-send. */
+  readonly webhooks: WebhooksResource;
 
   constructor(options: PaysvcClientOptions) {
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -76,5 +79,6 @@ export class PaysvcClient {
     this.transactions = new TransactionsResource(sender);
     this.statements = new StatementsResource(sender, this.internalAccounts, this.transactions);
     this.sandbox = new SandboxResource(sender);
+    this.webhooks = new WebhooksResource(sender);
   }
 }

@@ -38,3 +38,33 @@ export {
   type StatementLineType,
 } from "./statements/statement.js";
 export type * from "./types.js";
+export {
+  type ConsumeResult,
+  type ConsumerStore,
+  isNewer,
+  MemoryConsumerStore,
+  type Snapshot,
+  WebhookConsumer,
+} from "./webhooks/consumer.js";
+export { signatureFrom, WebhooksResource } from "./webhooks/resource.js";
+export type {
+  ListDeliveriesQuery,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookTestResult,
+} from "./webhooks/types.js";
+export {
+  createTestWebhookKey,
+  DEFAULT_TOLERANCE_SECONDS,
+  parseSignatureHeader,
+  signTestWebhook,
+  type TestWebhookKey,
+  type VerifyOptions,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookJwk,
+  type WebhookJwks,
+  WebhookKeyCache,
+  WebhookVerificationError,
+  type WebhookVerificationFailure,
+} from "./webhooks.js";

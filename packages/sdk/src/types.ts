@@ -156,6 +156,8 @@ export interface UpdateConfigBody {
   sandboxSkipVerificationPaperwork?: boolean;
   /** Replaces the whole list; `[]` removes every platform fee. */
   feeConfigs?: RailFeeConfig[];
+  /** An absolute http(s) URL, https outside the sandbox; `null` clears it. Setting it sends one TEST event. */
+  webhookEndpoint?: string | null;
 }
 
 /** PaymentRail (conventions §3.5). */

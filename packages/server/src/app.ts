@@ -23,6 +23,7 @@ import { quoteRoutes } from "./quotes/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
 import { statementRoutes } from "./statements/routes.js";
 import { transactionRoutes } from "./transactions/routes.js";
+import { transferRoutes } from "./transfers/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
 export { API_VERSION };
@@ -63,6 +64,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(transactionRoutes, { prefix, deps });
   await app.register(statementRoutes, { prefix, deps });
   await app.register(quoteRoutes, { prefix, deps });
+  await app.register(transferRoutes, { prefix, deps });
   await app.register(webhookRoutes, { prefix, deps });
   if (deps.mode === "sandbox") await app.register(sandboxRoutes, { prefix, deps });
 

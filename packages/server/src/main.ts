@@ -7,6 +7,7 @@ import { runStatementCommand } from "./cli/statement.js";
 import { parseSettings, type Settings } from "./config.js";
 import { systemClock } from "./core/clock.js";
 import type { Db } from "./core/db/db.js";
+import { startPgliteMaintenance } from "./core/db/maintenance.js";
 import { migrate } from "./core/db/migrate.js";
 import { openDatabase } from "./core/db/open.js";
 import type { Deps } from "./core/deps.js";
@@ -16,6 +17,7 @@ import { JobRunner } from "./core/jobs/jobs.js";
 import { jobHandlers } from "./jobs.js";
 import { createPlatform } from "./platform/platforms.js";
 import { ensureSandboxPlatform } from "./platform/sandbox-bootstrap.js";
+import { DEFAULT_WEBHOOK_TIMEOUTS } from "./webhooks/sender.js";
 
 async function openConfiguredDatabase(settings: Settings): Promise<Db> {
   if (settings.databaseUrl) return openDatabase({ kind: "postgres", url: settings.databaseUrl });
@@ -59,6 +61,7 @@ async function run(settings: Settings): Promise<void> {
     logger,
     mode: settings.mode,
     settlementLagMs: settings.settlementLagHours * 60 * 60 * 1000,
+    webhookTimeouts: DEFAULT_WEBHOOK_TIMEOUTS,
   };
   const app = await buildApp(deps);
   const credentials =
@@ -68,6 +71,7 @@ async function run(settings: Settings): Promise<void> {
   const address = await app.listen({ port: settings.port, host: settings.host });
   const jobs = new JobRunner(deps, jobHandlers());
   jobs.start();
+  const stopMaintenance = startPgliteMaintenance(db, logger);
   const url = `${address.replace("[::1]", "127.0.0.1")}/${API_VERSION}`;
   process.stdout.write(`paysvc ${settings.mode} listening on ${url}\n`);
   if (credentials) {
@@ -83,6 +87,7 @@ async function run(settings: Settings): Promise<void> {
     logger.info({ signal }, "draining in-flight requests");
     await app.close();
     await jobs.stop();
+    stopMaintenance();
     await db.close();
     logger.info("stopped");
     process.exit(0);

@@ -11,6 +11,7 @@ import { API_VERSION } from "../src/core/http/version.js";
 import { type JobHandler, JobRunner } from "../src/core/jobs/jobs.js";
 import { jobHandlers } from "../src/jobs.js";
 import { createPlatform } from "../src/platform/platforms.js";
+import { DEFAULT_WEBHOOK_TIMEOUTS, type WebhookTimeouts } from "../src/webhooks/sender.js";
 import { openTestDb } from "./test-db.js";
 
 export interface Credentials {
@@ -112,6 +113,8 @@ export interface StartOptions {
   settlementLagMs?: number;
   mode?: Mode;
   logger?: FastifyBaseLogger;
+  /** Webhook sender timeouts (tests of the timeout retry shorten them). */
+  webhookTimeouts?: WebhookTimeouts;
 }
 
 /** Logs go nowhere unless TEST_LOG_LEVEL is set; tests that inspect logs pass their own logger. */
@@ -132,6 +135,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     logger: options.logger ?? testLogger(),
     mode: options.mode ?? "sandbox",
     settlementLagMs: options.settlementLagMs ?? DEFAULT_SETTLEMENT_LAG_MS,
+    webhookTimeouts: options.webhookTimeouts ?? DEFAULT_WEBHOOK_TIMEOUTS,
   };
   const app = await buildApp(deps);
   const jobs = new JobRunner(deps, { ...jobHandlers(), ...options.jobHandlers }, { pollMs: 50 });

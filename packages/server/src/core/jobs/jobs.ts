@@ -48,8 +48,8 @@ interface JobRow {
 }
 
 /**
- * Claims due jobs with a lease (`FOR UPDATE SKIP LOCKED`, so concurrent runners never take the same
- * job) and runs each handler outside the claim, since PGlite has one session and a delivery may wait
+ * Claims due jobs one by one with a lease (`FOR UPDATE SKIP LOCKED`, so concurrent runners never take
+ * the same job) and runs each handler outside the claim, since PGlite has one session and a delivery may wait
  * on the network. A failed attempt is retried with backoff; after `maxAttempts` the job is FAILED.
  */
 export class JobRunner {
@@ -93,22 +93,33 @@ export class JobRunner {
     return run;
   }
 
+  /** Claims and runs due jobs one at a time, so each job's lease starts when it runs, up to `batch` jobs. */
   private async runBatch(): Promise<number> {
+    const seen = new Set<string>();
+    while (seen.size < (this.options.batch ?? 50)) {
+      const [row] = await this.claimOne();
+      // A job this batch already ran comes back only when its handler left it for later: stop there.
+      if (!row || seen.has(row.id)) break;
+      seen.add(row.id);
+      await this.runOne(row);
+    }
+    return seen.size;
+  }
+
+  private claimOne(): Promise<JobRow[]> {
     const now = this.deps.clock.now();
     const lease = new Date(now.getTime() + (this.options.leaseMs ?? 60_000));
-    const claimed = await this.deps.db.transaction((tx) =>
+    return this.deps.db.transaction((tx) =>
       tx.query<JobRow>(
         `UPDATE jobs SET locked_until = $2, attempts = attempts + 1 WHERE id IN (
            SELECT j.id FROM jobs j JOIN platforms p ON p.id = j.platform_id
            WHERE j.state = 'PENDING' AND j.run_at <= $1::timestamptz + p.clock_offset_ms * interval '1 millisecond'
              AND (j.locked_until IS NULL OR j.locked_until < $1)
-           ORDER BY j.run_at LIMIT $3 FOR UPDATE OF j SKIP LOCKED)
+           ORDER BY j.run_at LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
          RETURNING id, platform_id, kind, payload, run_at, attempts`,
-        [now, lease, this.options.batch ?? 50],
+        [now, lease],
       ),
     );
-    for (const row of claimed) await this.runOne(row);
-    return claimed.length;
   }
 
   private async runOne(row: JobRow): Promise<void> {

@@ -33,9 +33,10 @@ async function seed(ctx: BenchContext, accountId: string, count: number, start: 
   for (let offset = 0; offset < count; offset += batch) {
     const size = Math.min(batch, count - offset);
     await ctx.db.query(
-      `INSERT INTO balance_changes (id, platform_id, account_id, transaction_id, amount, fee, effective_at, recorded_at, balance_after)
+      `INSERT INTO balance_changes (id, platform_id, account_id, transaction_id, amount, fee, effective_at, recorded_at,
+         balance_after, count_after)
        SELECT 'BalanceChange:' || gen_random_uuid(), $1, $2, 'Transaction:00000000-0000-7000-8000-000000000001', 1, 0,
-              $3::timestamptz + (g * interval '1 second'), $3::timestamptz + (g * interval '1 second'), g
+              $3::timestamptz + (g * interval '1 second'), $3::timestamptz + (g * interval '1 second'), g, g
        FROM generate_series($4::int8, $5::int8) g`,
       [ctx.platformId, accountId, start, offset + 1, offset + size],
     );
@@ -47,9 +48,11 @@ async function seed(ctx: BenchContext, accountId: string, count: number, start: 
 export async function ledgerBench(ctx: BenchContext, largeCount: number): Promise<void> {
   const start = new Date(Date.now() - 30 * DAY);
   const small = await newAccount(ctx);
+  const medium = await newAccount(ctx);
   const large = await newAccount(ctx);
   const t0 = performance.now();
   await seed(ctx, small, 10, start);
+  await seed(ctx, medium, 1_000, start);
   await seed(ctx, large, largeCount, start);
   // What the running service's maintenance (PGlite) or autovacuum (PostgreSQL) does after a bulk load.
   await ctx.db.query("ANALYZE balance_changes");
@@ -66,6 +69,7 @@ export async function ledgerBench(ctx: BenchContext, largeCount: number): Promis
   const smallPage = await measure("200-row page, 10-change account", 500, 4, () =>
     fetch(window(small, 0), { headers }),
   );
+  await measure("200-row page, 1,000-change account", 500, 4, () => fetch(window(medium, 0), { headers }));
   const largePage = await measure(
     `200-row page, ${largeCount.toLocaleString("en-US")}-change account`,
     500,

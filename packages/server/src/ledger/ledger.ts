@@ -69,7 +69,7 @@ export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<P
   const changes: store.BalanceChangeRow[] = [];
   for (const posting of batch.postings) {
     const id = newId("BalanceChange");
-    const before = await store.balanceBefore(tx, posting.accountId, effectiveAt, id);
+    const before = await store.positionBefore(tx, posting.accountId, effectiveAt, id);
     const row: store.BalanceChangeRow = {
       id,
       platform_id: batch.platformId,
@@ -79,7 +79,8 @@ export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<P
       fee: posting.fee ?? 0,
       effective_at: effectiveAt,
       recorded_at: batch.now,
-      balance_after: before + posting.amount,
+      balance_after: before.balance + posting.amount,
+      count_after: before.count + 1,
     };
     await store.insertBalanceChange(tx, row);
     await store.shiftLaterBalances(tx, row);

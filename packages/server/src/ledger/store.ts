@@ -12,6 +12,7 @@ export interface BalanceChangeRow {
   effective_at: Date;
   recorded_at: Date;
   balance_after: number;
+  count_after: number;
 }
 
 /** Locks the accounts in id order (the fixed order that keeps concurrent postings free of deadlocks). */
@@ -22,28 +23,39 @@ export async function lockAccounts(tx: Tx, platformId: string, ids: string[]): P
   );
 }
 
-/** The account's balance just before (effectiveAt, id): the last change's balance_after, or 0. */
+/** The account's balance and change count just before (effectiveAt, id): the last change's running values. */
+export async function positionBefore(
+  db: Executor,
+  accountId: string,
+  effectiveAt: Date,
+  id: string | null,
+): Promise<{ balance: number; count: number }> {
+  const [row] = await db.query<{ balance_after: number; count_after: number }>(
+    id === null
+      ? `SELECT balance_after, count_after FROM balance_changes WHERE account_id = $1 AND effective_at < $2
+         ORDER BY effective_at DESC, id DESC LIMIT 1`
+      : `SELECT balance_after, count_after FROM balance_changes WHERE account_id = $1 AND (effective_at, id) < ($2, $3)
+         ORDER BY effective_at DESC, id DESC LIMIT 1`,
+    id === null ? [accountId, effectiveAt] : [accountId, effectiveAt, id],
+  );
+  return { balance: row?.balance_after ?? 0, count: row?.count_after ?? 0 };
+}
+
+/** The account's balance just before (effectiveAt, id), or 0. */
 export async function balanceBefore(
   db: Executor,
   accountId: string,
   effectiveAt: Date,
   id: string | null,
 ): Promise<number> {
-  const [row] = await db.query<{ balance_after: number }>(
-    id === null
-      ? `SELECT balance_after FROM balance_changes WHERE account_id = $1 AND effective_at < $2
-         ORDER BY effective_at DESC, id DESC LIMIT 1`
-      : `SELECT balance_after FROM balance_changes WHERE account_id = $1 AND (effective_at, id) < ($2, $3)
-         ORDER BY effective_at DESC, id DESC LIMIT 1`,
-    id === null ? [accountId, effectiveAt] : [accountId, effectiveAt, id],
-  );
-  return row?.balance_after ?? 0;
+  return (await positionBefore(db, accountId, effectiveAt, id)).balance;
 }
 
 export async function insertBalanceChange(tx: Tx, row: BalanceChangeRow): Promise<void> {
   await tx.query(
-    `INSERT INTO balance_changes (id, platform_id, account_id, transaction_id, amount, fee, effective_at, recorded_at, balance_after)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    `INSERT INTO balance_changes (id, platform_id, account_id, transaction_id, amount, fee, effective_at, recorded_at,
+       balance_after, count_after)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
       row.id,
       row.platform_id,
@@ -54,6 +66,7 @@ export async function insertBalanceChange(tx: Tx, row: BalanceChangeRow): Promis
       row.effective_at,
       row.recorded_at,
       row.balance_after,
+      row.count_after,
     ],
   );
 }
@@ -64,7 +77,7 @@ export async function insertBalanceChange(tx: Tx, row: BalanceChangeRow): Promis
  */
 export async function shiftLaterBalances(tx: Tx, row: BalanceChangeRow): Promise<void> {
   await tx.query(
-    `UPDATE balance_changes SET balance_after = balance_after + $4
+    `UPDATE balance_changes SET balance_after = balance_after + $4, count_after = count_after + 1
      WHERE account_id = $1 AND (effective_at, id) > ($2, $3)`,
     [row.account_id, row.effective_at, row.id, row.amount],
   );

@@ -5,7 +5,7 @@ import { parseId } from "../core/ids.js";
 import { money } from "../core/money.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
-import { balanceBefore } from "../ledger/store.js";
+import { positionBefore } from "../ledger/store.js";
 import { assertWindowClosed } from "./availability.js";
 import { exactChicagoMonth, formatChicago } from "./chicago.js";
 import { recordStatementFetch } from "./receipts.js";
@@ -63,7 +63,7 @@ function toBalanceChange(row: store.FeedRow, currency: string): BalanceChange {
 /**
  * `GET /internal-accounts/{id}/balance-changes`: one keyset page of the half-open window `[from, to)`.
  * Opening and closing balances are two index lookups of the running balance (never a sum over
- * history), and totalCount counts at most TOTAL_COUNT_CAP + 1 rows, so a page costs the same on a
+ * history), and totalCount is the difference of two running counts, so a page costs the same on a
  * 10-change and a 10-million-change account. The window is closed (availability.ts), so the separate
  * reads agree without a snapshot: nothing can be posted inside it any more.
  */
@@ -80,12 +80,16 @@ export async function listBalanceChanges(
   const after = await cursorPosition(deps, window, query.cursor);
   assertWindowClosed(to, now, deps.settlementLagMs, "window end");
   const limit = query.limit ?? BALANCE_CHANGES_DEFAULT_LIMIT;
-  const [rows, counted, opening, closing] = await Promise.all([
+  // Balances and change counts at both ends are running values on the ledger rows: two index lookups,
+  // so neither the balances nor totalCount cost more on a long history.
+  const [rows, start, end] = await Promise.all([
     store.pageOfChanges(deps.db, window, after, limit + 1),
-    store.countChanges(deps.db, window, TOTAL_COUNT_CAP + 1),
-    balanceBefore(deps.db, account.id, from, null),
-    balanceBefore(deps.db, account.id, to, null),
+    positionBefore(deps.db, account.id, from, null),
+    positionBefore(deps.db, account.id, to, null),
   ]);
+  const counted = end.count - start.count;
+  const opening = start.balance;
+  const closing = end.balance;
   const period = exactChicagoMonth(from, to);
   if (period) await recordStatementFetch(deps, account, period, now);
   return windowResponse(account, { from, to, rows, limit, counted, opening, closing });

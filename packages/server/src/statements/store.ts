@@ -54,21 +54,6 @@ export async function pageOfChanges(
   );
 }
 
-/**
- * The number of changes in `[from, to)`, counting at most `upTo` of them, so the cost is bounded. The
- * ORDER BY matches the index, so the planner walks the account's range instead of scanning the table.
- */
-export async function countChanges(db: Executor, window: Window, upTo: number): Promise<number> {
-  const [row] = await db.query<{ n: number }>(
-    `SELECT count(*)::int8 AS n FROM (
-       SELECT 1 FROM balance_changes WHERE account_id = $1 AND effective_at >= $2 AND effective_at < $3
-       ORDER BY effective_at, id LIMIT $4
-     ) bounded`,
-    [window.accountId, window.from, window.to, upTo],
-  );
-  return row?.n ?? 0;
-}
-
 export interface DeliveryRow {
   [column: string]: unknown;
   platform_id: string;

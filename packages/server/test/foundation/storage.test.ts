@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import type { Db } from "../../src/core/db/db.js";
 import { loadMigrations, migrate } from "../../src/core/db/migrate.js";
+import { openPglite } from "../../src/core/db/pglite.js";
 import { openTestDb } from "../test-db.js";
 
 let db: Db;
@@ -33,7 +34,36 @@ describe("migrations", () => {
   test("the migrations are drizzle-kit's generated SQL, listed in its journal", async () => {
     const migrations = await loadMigrations();
     expect(migrations.map((m) => m.name)[0]).toBe("0000_core");
-    for (const m of migrations) expect(m.sql).toMatch(/CREATE TABLE|ALTER TABLE|CREATE INDEX/);
+    for (const m of migrations) expect(m.sql).toMatch(/CREATE TABLE|ALTER TABLE|CREATE INDEX|UPDATE /);
+  });
+
+  test("0007 backfills each existing change's running count in (effectiveAt, id) order", async () => {
+    const fresh = await openPglite();
+    try {
+      const all = await loadMigrations();
+      const upTo = all.findIndex((m) => m.name.startsWith("0007_"));
+      await migrate(fresh, all.slice(0, upTo));
+      await fresh.query(
+        "INSERT INTO platforms (id, name, environment, supported_currencies, created_at, updated_at) VALUES ('P', 'p', 'SANDBOX', '{USD}', now(), now())",
+      );
+      await fresh.query(
+        `INSERT INTO internal_accounts (id, platform_id, type, status, currency, created_at, updated_at)
+         VALUES ('A', 'P', 'INTERNAL_FIAT', 'ACTIVE', 'USD', now(), now()), ('B', 'P', 'INTERNAL_FIAT', 'ACTIVE', 'USD', now(), now())`,
+      );
+      await fresh.query(
+        `INSERT INTO balance_changes (id, platform_id, account_id, transaction_id, amount, fee, effective_at, recorded_at, balance_after)
+         VALUES ('b2', 'P', 'A', 'T', 1, 0, '2026-01-02', now(), 2), ('b1', 'P', 'A', 'T', 1, 0, '2026-01-01', now(), 1),
+                ('c1', 'P', 'B', 'T', 5, 0, '2026-01-03', now(), 5)`,
+      );
+      await migrate(fresh, all);
+      expect(await fresh.query("SELECT id, count_after FROM balance_changes ORDER BY id")).toEqual([
+        { id: "b1", count_after: 1 },
+        { id: "b2", count_after: 2 },
+        { id: "c1", count_after: 1 },
+      ]);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 

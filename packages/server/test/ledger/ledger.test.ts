@@ -25,8 +25,10 @@ async function invariantHolds(): Promise<void> {
   );
   expect(drift).toEqual([]);
   const running = await server.db.query(
-    `SELECT id FROM (SELECT id, balance_after, sum(amount) OVER (PARTITION BY account_id ORDER BY effective_at, id) AS expected
-     FROM balance_changes) r WHERE balance_after <> expected`,
+    `SELECT id FROM (SELECT id, balance_after, count_after,
+       sum(amount) OVER (PARTITION BY account_id ORDER BY effective_at, id) AS expected,
+       row_number() OVER (PARTITION BY account_id ORDER BY effective_at, id) AS position
+     FROM balance_changes) r WHERE balance_after <> expected OR count_after <> position`,
   );
   expect(running).toEqual([]);
 }
@@ -163,14 +165,14 @@ describe("ledger: balances are the sum of their changes", () => {
     await post(1000, now);
     await post(-300, now - 60_000);
     await post(50, now - 30_000);
-    const rows = await server.db.query<{ amount: number; balance_after: number }>(
-      "SELECT amount, balance_after FROM balance_changes WHERE account_id = $1 ORDER BY effective_at, id",
+    const rows = await server.db.query<{ amount: number; balance_after: number; count_after: number }>(
+      "SELECT amount, balance_after, count_after FROM balance_changes WHERE account_id = $1 ORDER BY effective_at, id",
       [accountId],
     );
     expect(rows).toEqual([
-      { amount: -300, balance_after: -300 },
-      { amount: 50, balance_after: -250 },
-      { amount: 1000, balance_after: 750 },
+      { amount: -300, balance_after: -300, count_after: 1 },
+      { amount: 50, balance_after: -250, count_after: 2 },
+      { amount: 1000, balance_after: 750, count_after: 3 },
     ]);
     await invariantHolds();
   });

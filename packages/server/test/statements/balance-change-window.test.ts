@@ -156,11 +156,12 @@ describe("the balance change window", () => {
     const { client, platformId } = await platformAt(server, NOW);
     const accountId = await usdAccount(client);
     // 10,001 changes one second apart from 2026-12-02T00:00:01Z, written in one statement (fixture only:
-    // the running balance is set as postBalanceChanges would, one unit per change).
+    // the running balance and count are set as postBalanceChanges would, one unit per change).
     await server.db.query(
-      `INSERT INTO balance_changes (id, platform_id, account_id, transaction_id, amount, fee, effective_at, recorded_at, balance_after)
+      `INSERT INTO balance_changes (id, platform_id, account_id, transaction_id, amount, fee, effective_at, recorded_at,
+         balance_after, count_after)
        SELECT 'BalanceChange:' || gen_random_uuid(), $1, $2, 'Transaction:0190a000-0000-7000-8000-000000000222', 1, 0,
-              $3::timestamptz + g * interval '1 second', $3::timestamptz + g * interval '1 second', g
+              $3::timestamptz + g * interval '1 second', $3::timestamptz + g * interval '1 second', g, g
        FROM generate_series(1, 10001) g`,
       [platformId, accountId, "2026-12-02T00:00:00Z"],
     );

@@ -1,0 +1,1 @@
+ALTER TABLE "balance_changes" ADD COLUMN "count_after" bigint DEFAULT 0 NOT NULL;

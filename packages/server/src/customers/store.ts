@@ -139,3 +139,14 @@ export function listCustomers(
     ...page,
   });
 }
+
+/** Display names of customers (fullName, else the business's legalName), for counterparty details. */
+export async function customerNames(db: Executor, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.query<{ id: string; name: string | null }>(
+    `SELECT id, COALESCE(profile->>'fullName', profile->'businessInfo'->>'legalName') AS name
+     FROM customers WHERE id = ANY($1)`,
+    [ids],
+  );
+  return new Map(rows.filter((r) => r.name !== null).map((r) => [r.id, r.name as string]));
+}

@@ -4,6 +4,7 @@ import type { Caller } from "../core/http/context.js";
 import { newId, parseId } from "../core/ids.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
+import { customerNames } from "../customers/store.js";
 import { postBalanceChanges } from "../ledger/ledger.js";
 import { insertTransaction, type TransactionRow } from "../transactions/store.js";
 import { toTransaction } from "../transactions/transactions.js";
@@ -25,8 +26,14 @@ function transferTransactions(
   quote: store.QuoteRow,
   sender: InternalAccountRow,
   receiver: InternalAccountRow,
+  names: Map<string, string>,
   now: Date,
 ): { outgoing: TransactionRow; incoming: TransactionRow } {
+  // Each side names the other party, as a periodic statement must (Regulation E).
+  const party = (account: InternalAccountRow) => {
+    const name = account.customer_id ? names.get(account.customer_id) : undefined;
+    return name ? { name, accountId: account.id } : { accountId: account.id };
+  };
   const { description, remittanceInformation, purposeOfPayment } = quote.details;
   const details = Object.fromEntries(
     Object.entries({ exchangeRate: quote.exchange_rate, remittanceInformation, purposeOfPayment }).filter(
@@ -62,6 +69,7 @@ function transferTransactions(
       sent_amount: quote.total_sending_amount,
       fees: quote.fees_included,
       platform_fees: quote.platform_fees_included,
+      details: { ...details, counterpartyInformation: party(receiver) },
     },
     incoming: {
       ...common,
@@ -73,6 +81,7 @@ function transferTransactions(
       sent_amount: null,
       fees: 0,
       platform_fees: 0,
+      details: { ...details, counterpartyInformation: party(sender) },
     },
   };
 }
@@ -96,7 +105,11 @@ export async function settleQuote(
   const receiver = await findAccountOrThrow(tx, caller, quote.destination_account_id);
   requireActive(sender);
   requireActive(receiver);
-  const { outgoing, incoming } = transferTransactions(quote, sender, receiver, now);
+  const names = await customerNames(
+    tx,
+    [sender.customer_id, receiver.customer_id].filter((id): id is string => id !== null),
+  );
+  const { outgoing, incoming } = transferTransactions(quote, sender, receiver, names, now);
   await insertTransaction(tx, outgoing);
   await insertTransaction(tx, incoming);
   await postBalanceChanges(tx, {

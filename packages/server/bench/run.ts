@@ -1,3 +1,4 @@
+import pg from "pg";
 import pino from "pino";
 import { buildApp } from "../src/app.js";
 import { systemClock } from "../src/core/clock.js";
@@ -15,7 +16,9 @@ import { measure } from "./measure.js";
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
   const largeCount = Number(process.env.BENCH_LARGE_ACCOUNT_CHANGES ?? 1_000_000);
-  const db: Db = url ? openPostgres(url) : await openPglite();
+  // PostgreSQL: a throwaway database next to the one named, so the bench never touches real data.
+  const benchDb = url ? await createBenchDatabase(url) : null;
+  const db: Db = benchDb ? openPostgres(benchDb.url) : await openPglite();
   await migrate(db);
   const deps = {
     db,
@@ -71,6 +74,23 @@ async function main(): Promise<void> {
   await ledgerBench({ base, origin, authorization, db, platformId: platform.id }, largeCount);
   await app.close();
   await db.close();
+  await benchDb?.drop();
+}
+
+async function createBenchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `paysvc_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
 }
 
 await main();

@@ -7,6 +7,7 @@ import { ApiError, type FieldError, invalidInput } from "../core/errors/api-erro
 import type { Caller } from "../core/http/context.js";
 import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { newId, parseId } from "../core/ids.js";
+import { emitKycStatusChange } from "../kyc/events.js";
 import { decidingSuffix, skipPaperworkOutcome } from "../kyc/outcomes.js";
 import { findPlatform } from "../platform/store.js";
 import { openCustomerAccounts } from "./accounts.js";
@@ -199,7 +200,15 @@ export async function createCustomer(
           hasEmail: typeof input.email === "string",
           now,
         });
-        return loadCustomer(tx, row);
+        const customer = await loadCustomer(tx, row);
+        // Skip-paperwork's outcome is a change from the UNVERIFIED start: it fires CUSTOMER.KYC_*.
+        await emitKycStatusChange(tx, {
+          platformId: caller.platformId,
+          previous: "UNVERIFIED",
+          customer,
+          now,
+        });
+        return customer;
       }),
     input,
   );

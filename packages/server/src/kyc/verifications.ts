@@ -4,10 +4,11 @@ import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import type { PageResult } from "../core/http/pagination.js";
 import { newId, parseId } from "../core/ids.js";
-import { findActiveCustomerOrThrow } from "../customers/customers.js";
-import { type CustomerRow, updateCustomer } from "../customers/store.js";
+import { findActiveCustomerOrThrow, toCustomer } from "../customers/customers.js";
+import { type CustomerRow, latestConsents, updateCustomer } from "../customers/store.js";
 import { findPlatform, type PlatformRow } from "../platform/store.js";
 import { identityDocumentTypes } from "./documents.js";
+import { emitKycStatusChange, emitVerificationCreated } from "./events.js";
 import {
   decidingSuffix,
   isTerminalKyc,
@@ -155,10 +156,20 @@ export async function submitVerification(
       updated_at: now,
     };
     await store.insertVerification(tx, row);
+    const verification = toVerification(row);
+    // Events go through the outbox in this transaction: they commit with the change or not at all.
+    await emitVerificationCreated(tx, { platformId: caller.platformId, verification, now });
     if (decision.kycStatus !== undefined && decision.kycStatus !== customer.kyc_status) {
-      await updateCustomer(tx, { ...customer, kyc_status: decision.kycStatus, updated_at: now });
+      const updated = { ...customer, kyc_status: decision.kycStatus, updated_at: now };
+      await updateCustomer(tx, updated);
+      await emitKycStatusChange(tx, {
+        platformId: caller.platformId,
+        previous: customer.kyc_status,
+        customer: toCustomer(updated, await latestConsents(tx, [updated.id])),
+        now,
+      });
     }
-    return toVerification(row);
+    return verification;
   });
 }
 

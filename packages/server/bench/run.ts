@@ -11,6 +11,7 @@ import { API_VERSION } from "../src/core/http/version.js";
 import { createPlatform } from "../src/platform/platforms.js";
 import { ledgerBench } from "./ledger.js";
 import { measure } from "./measure.js";
+import { webhooksBench } from "./webhooks.js";
 
 /** `npm run bench`: API throughput and latency, then the ledger figures (docs/benchmarks.md). */
 async function main(): Promise<void> {
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
   await app.close();
   await db.close();
   await benchDb?.drop();
+  await webhooksBench();
 }
 
 async function createBenchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {

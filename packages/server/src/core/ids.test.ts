@@ -11,9 +11,14 @@ describe("ids (conventions §1.3)", () => {
     for (let i = 0; i < 20_000; i++) expect(uuidv7()).not.toMatch(/00\d$/);
   });
 
+  test("ids made by one process sort in creation order, even within one millisecond", () => {
+    const ids = Array.from({ length: 5000 }, () => uuidv7(Date.UTC(2026, 0, 1)));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
   test("UUIDv7 carries the creation time in its first 48 bits", () => {
-    const uuid = uuidv7(Date.UTC(2026, 0, 1));
-    expect(Number.parseInt(uuid.replace(/-/g, "").slice(0, 12), 16)).toBe(Date.UTC(2026, 0, 1));
+    const uuid = uuidv7(Date.UTC(2030, 0, 1));
+    expect(Number.parseInt(uuid.replace(/-/g, "").slice(0, 12), 16)).toBe(Date.UTC(2030, 0, 1));
   });
 
   test.each([

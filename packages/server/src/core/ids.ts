@@ -27,12 +27,26 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 // Sandbox rules read the last three characters; a generated id must never end like a magic suffix.
 const magicSuffix = /00\d$/;
 
-/** A UUIDv7 (RFC 9562): 48-bit millisecond time, version, variant, random bits. */
+let lastMs = 0;
+let sequence = 0;
+
+/**
+ * A UUIDv7 (RFC 9562): 48-bit millisecond time, version, a 12-bit sequence (rand_a) that keeps ids made
+ * by this process in creation order within one millisecond (RFC 9562 §6.2 method 1), variant, random bits.
+ */
 export function uuidv7(nowMs: number = Date.now()): string {
+  if (nowMs > lastMs) {
+    lastMs = nowMs;
+    sequence = randomBytes(2).readUInt16BE(0) & 0x7ff;
+  } else if (++sequence > 0xfff) {
+    lastMs += 1;
+    sequence = 0;
+  }
   for (;;) {
     const bytes = randomBytes(16);
-    bytes.writeUIntBE(nowMs, 0, 6);
-    bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
+    bytes.writeUIntBE(lastMs, 0, 6);
+    bytes[6] = 0x70 | (sequence >> 8);
+    bytes[7] = sequence & 0xff;
     bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
     const hex = bytes.toString("hex");
     const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;

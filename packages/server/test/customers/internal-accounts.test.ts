@@ -33,11 +33,13 @@ describe("internal accounts (conventions §2.2)", () => {
     const res = await server.client.get<Page<Account>>(
       `/customers/internal-accounts?customerId=${id}&sortOrder=asc`,
     );
-    expect(res.body.data.map((a) => [a.type, a.balance.currency.code])).toEqual([
-      ["INTERNAL_FIAT", "USD"],
+    // Both accounts are opened in the same instant, so their order is the ids' (random within a millisecond).
+    expect(res.body.data.map((a) => [a.type, a.balance.currency.code]).sort()).toEqual([
       ["EMBEDDED_WALLET", "USDB"],
+      ["INTERNAL_FIAT", "USD"],
     ]);
-    const [fiat, wallet] = res.body.data;
+    const fiat = res.body.data.find((a) => a.type === "INTERNAL_FIAT");
+    const wallet = res.body.data.find((a) => a.type === "EMBEDDED_WALLET");
     expect(fiat).toMatchObject({
       customerId: id,
       status: "ACTIVE",

@@ -1,4 +1,3 @@
-import pg from "pg";
 import pino from "pino";
 import { buildApp } from "../src/app.js";
 import { systemClock } from "../src/core/clock.js";
@@ -11,14 +10,14 @@ import { API_VERSION } from "../src/core/http/version.js";
 import { createPlatform } from "../src/platform/platforms.js";
 import { ledgerBench } from "./ledger.js";
 import { measure } from "./measure.js";
-import { webhooksBench } from "./webhooks.js";
+import { createScratchDatabase, webhooksBench } from "./webhooks.js";
 
 /** `npm run bench`: API throughput and latency, then the ledger figures (docs/benchmarks.md). */
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
   const largeCount = Number(process.env.BENCH_LARGE_ACCOUNT_CHANGES ?? 1_000_000);
   // PostgreSQL: a throwaway database next to the one named, so the bench never touches real data.
-  const benchDb = url ? await createBenchDatabase(url) : null;
+  const benchDb = url ? await createScratchDatabase(url, "paysvc_bench") : null;
   const db: Db = benchDb ? openPostgres(benchDb.url) : await openPglite();
   await migrate(db);
   const deps = {
@@ -77,22 +76,6 @@ async function main(): Promise<void> {
   await db.close();
   await benchDb?.drop();
   await webhooksBench();
-}
-
-async function createBenchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `paysvc_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
 }
 
 await main();

@@ -67,16 +67,18 @@ export class JobRunner {
     } = {},
   ) {}
 
+  /** Polls every `pollMs`; after a batch that ran jobs it looks again at once, so a backlog drains at full speed. */
   start(): void {
-    const tick = () => {
+    const tick = (delayMs: number) => {
       this.timer = setTimeout(async () => {
-        await this.runDue().catch((error: unknown) =>
-          this.deps.logger.error({ err: error }, "job runner tick failed"),
-        );
-        if (this.timer) tick();
-      }, this.options.pollMs ?? 500);
+        const ran = await this.runDue().catch((error: unknown) => {
+          this.deps.logger.error({ err: error }, "job runner tick failed");
+          return 0;
+        });
+        if (this.timer) tick(ran > 0 ? 0 : (this.options.pollMs ?? 500));
+      }, delayMs);
     };
-    tick();
+    tick(this.options.pollMs ?? 500);
   }
 
   /** Stops polling and waits for the batch in progress. */

@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 
 const serverDir = fileURLToPath(new URL("../", import.meta.url));
-const tsx = fileURLToPath(new URL("../../../node_modules/.bin/tsx", import.meta.url));
+// One process, not the tsx wrapper: a SIGKILL must kill the server itself, not orphan it.
+const nodeWithTsx = [process.execPath, ["--import", "tsx"]] as const;
 
 export interface Paysvc {
   child: ChildProcessWithoutNullStreams;
@@ -32,10 +33,14 @@ export interface SandboxCredentials {
 export async function startPaysvc(dataDir: string, databaseUrl?: string): Promise<Paysvc> {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const env = { ...inherited, LOG_LEVEL: "warn", ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
-  const child = spawn(tsx, ["src/main.ts", "start", "--port", "0", "--data-dir", dataDir], {
-    cwd: serverDir,
-    env,
-  });
+  const child = spawn(
+    nodeWithTsx[0],
+    [...nodeWithTsx[1], "src/main.ts", "start", "--port", "0", "--data-dir", dataDir],
+    {
+      cwd: serverDir,
+      env,
+    },
+  );
   let text = "";
   const exited = once(child, "exit");
   const url = await new Promise<string>((resolve, reject) => {

@@ -12,7 +12,8 @@ import { startServer, type TestServer } from "../harness.js";
 import { startIntegrityPeer } from "./integrity-peer.js";
 
 const serverDir = fileURLToPath(new URL("../../", import.meta.url));
-const tsx = fileURLToPath(new URL("../../../../node_modules/.bin/tsx", import.meta.url));
+// One process, not the tsx wrapper: a SIGKILL must kill the server itself, not orphan it.
+const nodeWithTsx = [process.execPath, ["--import", "tsx"]] as const;
 
 let server: TestServer;
 let accountId: string;
@@ -183,7 +184,10 @@ async function paysvc(args: string[], env: Record<string, string> = {}) {
     PAYSVC_CLIENT_SECRET: _secret,
     ...inherited
   } = process.env;
-  const child = spawn(tsx, ["src/main.ts", ...args], { cwd: serverDir, env: { ...inherited, ...env } });
+  const child = spawn(nodeWithTsx[0], [...nodeWithTsx[1], "src/main.ts", ...args], {
+    cwd: serverDir,
+    env: { ...inherited, ...env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

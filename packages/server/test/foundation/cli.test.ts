@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadMigrations } from "../../src/core/db/migrate.js";
 
 const serverDir = fileURLToPath(new URL("../../", import.meta.url));
-const tsx = fileURLToPath(new URL("../../../../node_modules/.bin/tsx", import.meta.url));
+// One process, not the tsx wrapper: a SIGKILL must kill the server itself, not orphan it.
+const nodeWithTsx = [process.execPath, ["--import", "tsx"]] as const;
 
 interface Running {
   child: ChildProcessWithoutNullStreams;
@@ -21,7 +22,7 @@ interface Running {
 function paysvc(args: string[]): Running {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const env = { ...inherited, LOG_LEVEL: "info" };
-  const child = spawn(tsx, ["src/main.ts", ...args], { cwd: serverDir, env });
+  const child = spawn(nodeWithTsx[0], [...nodeWithTsx[1], "src/main.ts", ...args], { cwd: serverDir, env });
   let text = "";
   const waiters: { pattern: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
   const onData = (chunk: Buffer) => {

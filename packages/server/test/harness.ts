@@ -164,3 +164,14 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     },
   };
 }
+
+/** A new individual customer's USD INTERNAL_FIAT account (customers without an e-mail have only that one). */
+export async function newUsdAccount(client: TestClient): Promise<string> {
+  const customer = await client.post<{ id: string }>("/customers", { customerType: "INDIVIDUAL" });
+  const accounts = await client.get<{ data: { id: string }[] }>(
+    `/customers/internal-accounts?customerId=${customer.body.id}&currency=USD&type=INTERNAL_FIAT`,
+  );
+  const id = accounts.body.data[0]?.id;
+  if (!id) throw new Error(`customer ${customer.body.id} has no USD account`);
+  return id;
+}

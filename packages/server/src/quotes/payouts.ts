@@ -1,7 +1,6 @@
 import type { Executor, Tx } from "../core/db/db.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
-import { newId } from "../core/ids.js";
 import { MAX_AMOUNT } from "../core/money.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
@@ -10,7 +9,7 @@ import type { ExternalAccountRow } from "../external-accounts/store.js";
 import type { RailFeeConfig } from "../platform/schemas.js";
 import { type FeeSchedule, NO_FEE, priceTransfer } from "./fees.js";
 import { maxTransactionAmount } from "./limits.js";
-import { QUOTE_LIFETIME_MS } from "./quotes.js";
+import { pendingQuoteRow } from "./quote-row.js";
 import { checkRailCap, type PayoutRail } from "./rails.js";
 import type { AccountTransferRequest } from "./request.js";
 import { requireActive } from "./settle.js";
@@ -101,35 +100,13 @@ export async function newPayoutQuoteRow(
     maxTotalSendingAmount: rail === "ACH_SAME_DAY" ? MAX_AMOUNT : maxTransactionAmount("USD"),
   });
   checkRailCap(rail, price.totalReceivingAmount, now);
-  const { description, remittanceInformation, purposeOfPayment, platformFeeOverride } = request;
-  const echoed = { description, remittanceInformation, purposeOfPayment, platformFeeOverride };
-  const details = Object.fromEntries(Object.entries(echoed).filter(([, value]) => value !== undefined));
-  return {
-    id: newId("Quote"),
-    platform_id: caller.platformId,
-    status: "PENDING",
-    customer_id: source.customer_id,
-    source_account_id: source.id,
-    destination_account_id: external.id,
-    sending_currency: "USD",
-    receiving_currency: "USD",
-    locked_currency_side: request.lockedCurrencySide,
-    locked_currency_amount: request.lockedCurrencyAmount,
-    total_sending_amount: price.totalSendingAmount,
-    total_receiving_amount: price.totalReceivingAmount,
-    exchange_rate: 1,
-    fees_included: price.feesIncluded,
-    platform_fees_included: price.platformFeesIncluded,
-    transaction_id: null,
-    source: {
-      sourceType: "ACCOUNT",
-      accountId: source.id,
-      ...(source.customer_id ? { customerId: source.customer_id } : {}),
-    },
-    destination: { destinationType: "ACCOUNT", accountId: external.id, currency: "USD", paymentRail: rail },
-    details: { ...details, paymentRail: rail, railSelectionMode: pinned ? "MANUAL" : "AUTO" },
-    created_at: now,
-    expires_at: new Date(now.getTime() + QUOTE_LIFETIME_MS),
-    updated_at: now,
-  };
+  return pendingQuoteRow({
+    caller,
+    request,
+    source,
+    destination: { id: external.id, currency: "USD", wire: { paymentRail: rail } },
+    price,
+    details: { paymentRail: rail, railSelectionMode: pinned ? "MANUAL" : "AUTO" },
+    now,
+  });
 }

@@ -2,7 +2,7 @@ import type { Executor, Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
-import { newId, parseId } from "../core/ids.js";
+import { parseId } from "../core/ids.js";
 import { currency } from "../core/money.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
@@ -11,13 +11,11 @@ import { findPlatform } from "../platform/store.js";
 import { type FeeSchedule, NO_FEE, priceTransfer } from "./fees.js";
 import { maxTransactionAmount } from "./limits.js";
 import { newPayoutQuoteRow } from "./payouts.js";
+import { pendingQuoteRow } from "./quote-row.js";
 import { type AccountTransferRequest, checkQuoteRequest } from "./request.js";
 import type { CreateQuoteBody, Quote } from "./schemas.js";
 import { requireActive, settleQuote } from "./settle.js";
 import * as store from "./store.js";
-
-/** How long a quote can be executed: creation + 5 minutes on the platform's clock (conventions §3.3). */
-export const QUOTE_LIFETIME_MS = 5 * 60 * 1000;
 
 export const quoteNotFound = (rawId: string) =>
   new ApiError("QUOTE_NOT_FOUND", { reason: `No quote ${rawId}.` });
@@ -103,40 +101,14 @@ function newQuoteRow(
     platformFee: platformFeeFor(source.currency, request.platformFeeOverride, feeConfigs),
     maxTotalSendingAmount: maxTransactionAmount(source.currency),
   });
-  const { description, remittanceInformation, purposeOfPayment, platformFeeOverride } = request;
-  const details = Object.fromEntries(
-    Object.entries({ description, remittanceInformation, purposeOfPayment, platformFeeOverride }).filter(
-      ([, value]) => value !== undefined,
-    ),
-  );
-  return {
-    id: newId("Quote"),
-    platform_id: caller.platformId,
-    status: "PENDING",
-    customer_id: source.customer_id,
-    source_account_id: source.id,
-    destination_account_id: destination.id,
-    sending_currency: source.currency,
-    receiving_currency: destination.currency,
-    locked_currency_side: request.lockedCurrencySide,
-    locked_currency_amount: request.lockedCurrencyAmount,
-    total_sending_amount: price.totalSendingAmount,
-    total_receiving_amount: price.totalReceivingAmount,
-    exchange_rate: 1,
-    fees_included: price.feesIncluded,
-    platform_fees_included: price.platformFeesIncluded,
-    transaction_id: null,
-    source: {
-      sourceType: "ACCOUNT",
-      accountId: source.id,
-      ...(source.customer_id ? { customerId: source.customer_id } : {}),
-    },
-    destination: { destinationType: "ACCOUNT", accountId: destination.id, currency: destination.currency },
-    details,
-    created_at: now,
-    expires_at: new Date(now.getTime() + QUOTE_LIFETIME_MS),
-    updated_at: now,
-  };
+  return pendingQuoteRow({
+    caller,
+    request,
+    source,
+    destination: { id: destination.id, currency: destination.currency, wire: {} },
+    price,
+    now,
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { postBalanceChanges } from "../../src/ledger/ledger.js";
-import { startServer, type TestServer } from "../harness.js";
+import { newUsdAccount, startServer, type TestServer } from "../harness.js";
 
 type Account = { id: string; balance: { amount: number }; totalBalance: { amount: number } };
 
@@ -10,13 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function usdAccount(): Promise<string> {
-  const customer = await server.client.post<{ id: string }>("/customers", { customerType: "INDIVIDUAL" });
-  const accounts = await server.client.get<{ data: { id: string }[] }>(
-    `/customers/internal-accounts?customerId=${customer.body.id}`,
-  );
-  return accounts.body.data[0]?.id ?? "";
-}
+const usdAccount = () => newUsdAccount(server.client);
 
 async function invariantHolds(): Promise<void> {
   const drift = await server.db.query(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServer, type TestServer } from "../harness.js";
+import { newUsdAccount, startServer, type TestServer } from "../harness.js";
 
 type Tx = {
   id: string;
@@ -15,13 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function usdAccount(): Promise<string> {
-  const customer = await server.client.post<{ id: string }>("/customers", { customerType: "INDIVIDUAL" });
-  const accounts = await server.client.get<{ data: { id: string }[] }>(
-    `/customers/internal-accounts?customerId=${customer.body.id}`,
-  );
-  return accounts.body.data[0]?.id ?? "";
-}
+const usdAccount = () => newUsdAccount(server.client);
 
 const changesOf = (transactionId: string) =>
   server.db.query<{ amount: number; fee: number }>(

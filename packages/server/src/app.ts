@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyInstance } from "fastify";
 import { tokenRoutes } from "./auth/routes.js";
 import { authenticate } from "./auth/tokens.js";
+import { cardRoutes } from "./cards/routes.js";
 import type { Deps } from "./core/deps.js";
 import { registerAuth } from "./core/http/auth-hook.js";
 import { registerBodyRules } from "./core/http/body.js";
@@ -65,6 +66,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(statementRoutes, { prefix, deps });
   await app.register(quoteRoutes, { prefix, deps });
   await app.register(transferRoutes, { prefix, deps });
+  await app.register(cardRoutes, { prefix, deps });
   await app.register(webhookRoutes, { prefix, deps });
   if (deps.mode === "sandbox") await app.register(sandboxRoutes, { prefix, deps });
 

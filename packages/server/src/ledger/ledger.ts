@@ -29,6 +29,18 @@ export interface PostingBatch {
   postings: Posting[];
   /** Allow the balance to go below zero (a clearing the account cannot cover; a failed refund). */
   allowOverdraft?: boolean;
+  /**
+   * Changes to card-authorization holds, applied under the same lock: a hold lowers the available
+   * `balance` without a balance change. Holds are never funds-checked (production approves underfunded
+   * authorizations), but a debit posted in the same batch is checked against the balance after them.
+   */
+  holds?: HoldChange[];
+}
+
+export interface HoldChange {
+  accountId: string;
+  /** Signed minor units added to the account's held amount. */
+  delta: number;
 }
 
 export interface PostingResult {
@@ -42,7 +54,8 @@ export interface PostingResult {
  * updates each account's balance, and enqueues INTERNAL_ACCOUNT.BALANCE_UPDATED, all atomically.
  */
 export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<PostingResult> {
-  const ids = [...new Set(batch.postings.map((p) => p.accountId))].sort();
+  const holds = batch.holds ?? [];
+  const ids = [...new Set([...batch.postings, ...holds].map((p) => p.accountId))].sort();
   const locked = await store.lockAccounts(tx, batch.platformId, ids);
   if (locked.length !== ids.length)
     throw new ApiError("ACCOUNT_NOT_FOUND", { reason: "A posting names an unknown account." });
@@ -52,13 +65,21 @@ export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<P
     assertMinorUnits(posting.fee ?? 0);
     net.set(posting.accountId, (net.get(posting.accountId) ?? 0) + posting.amount);
   }
+  const held = new Map<string, number>(ids.map((id) => [id, 0]));
+  for (const hold of holds) {
+    assertMinorUnits(hold.delta);
+    held.set(hold.accountId, (held.get(hold.accountId) ?? 0) + hold.delta);
+  }
   for (const account of locked) {
     const delta = net.get(account.id) ?? 0;
-    if (!batch.allowOverdraft && delta < 0 && account.total_balance - account.held_amount + delta < 0) {
+    const available = account.total_balance - account.held_amount - (held.get(account.id) ?? 0);
+    if (!batch.allowOverdraft && delta < 0 && available + delta < 0) {
       throw new ApiError("INSUFFICIENT_FUNDS", {
-        reason: `Account ${account.id} has ${account.total_balance - account.held_amount} available; ${-delta} needed.`,
+        reason: `Account ${account.id} has ${available} available; ${-delta} needed.`,
       });
     }
+    if (account.held_amount + (held.get(account.id) ?? 0) < 0)
+      throw new RangeError(`account ${account.id} would hold a negative amount`);
   }
   const effectiveAt = batch.effectiveAt ?? batch.now;
   // A closed statement window must never change: no change may be dated before now − lag, nor ahead of now.
@@ -88,7 +109,7 @@ export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<P
   }
   const accounts = new Map<string, InternalAccountRow>();
   for (const id of ids) {
-    const updated = await store.applyToAccount(tx, id, net.get(id) ?? 0, batch.now);
+    const updated = await store.applyToAccount(tx, id, net.get(id) ?? 0, held.get(id) ?? 0, batch.now);
     accounts.set(id, updated);
     await enqueueEvent(tx, {
       platformId: batch.platformId,

@@ -87,12 +87,14 @@ export async function applyToAccount(
   tx: Tx,
   accountId: string,
   net: number,
+  heldDelta: number,
   now: Date,
 ): Promise<InternalAccountRow> {
   const [row] = await tx.query<InternalAccountRow>(
-    `UPDATE internal_accounts SET total_balance = total_balance + $2, version = version + 1, updated_at = $3
+    `UPDATE internal_accounts SET total_balance = total_balance + $2, held_amount = held_amount + $3,
+       version = version + 1, updated_at = $4
      WHERE id = $1 RETURNING *`,
-    [accountId, net, now],
+    [accountId, net, heldDelta, now],
   );
   if (!row) throw new Error(`account ${accountId} vanished while locked`);
   return row;

@@ -6,10 +6,20 @@ import type { Caller, Environment } from "../core/http/context.js";
 import { newId } from "../core/ids.js";
 import { openPlatformAccount } from "../customers/accounts.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
-import type { PlatformConfig as PlatformConfigSchema, RailFeeConfig, UpdateConfigBody } from "./schemas.js";
+import type {
+  CardTokenization2faConfig,
+  PlatformConfig as PlatformConfigSchema,
+  RailFeeConfig,
+  UpdateConfigBody,
+} from "./schemas.js";
 import * as store from "./store.js";
 
 export const SANDBOX_CURRENCIES = ["USD", "USDB"];
+/** Default live-card cap per platform (docs/decisions.md "Cards"); no per-cardholder cap by default. */
+export const DEFAULT_MAX_LIVE_CARDS = 1000;
+export const DEFAULT_CARD_TOKENIZATION_2FA = {
+  methods: ["EMAIL_OTP", "SMS_OTP"],
+} as CardTokenization2faConfig;
 
 export type PlatformConfig = Static<typeof PlatformConfigSchema>;
 
@@ -22,6 +32,11 @@ export function toPlatformConfig(row: store.PlatformRow): PlatformConfig {
     supportedCurrencies: row.supported_currencies,
     feeConfigs: row.fee_configs,
     sandboxSkipVerificationPaperwork: row.sandbox_skip_verification_paperwork,
+    cardTokenization2faConfig: row.card_tokenization_2fa_config,
+    cardLimits: {
+      maxLiveCards: row.max_live_cards,
+      maxLiveCardsPerCardholder: row.max_live_cards_per_cardholder,
+    },
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -51,6 +66,9 @@ export async function createPlatform(
       clock_offset_ms: 0,
       fee_configs: [],
       webhook_endpoint: null,
+      card_tokenization_2fa_config: DEFAULT_CARD_TOKENIZATION_2FA,
+      max_live_cards: DEFAULT_MAX_LIVE_CARDS,
+      max_live_cards_per_cardholder: null,
       created_at: now,
       updated_at: now,
     };

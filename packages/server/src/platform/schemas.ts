@@ -48,6 +48,19 @@ export const RailFeeConfig = Type.Object(
 );
 export type RailFeeConfig = Static<typeof RailFeeConfig>;
 
+/** How a cardholder confirms adding a card to a digital wallet (docs/decisions.md "Cards"). */
+export const CardTokenization2faConfig = Type.Object(
+  {
+    methods: Type.Array(StringEnum(["EMAIL_OTP", "SMS_OTP"]), {
+      minItems: 1,
+      maxItems: 2,
+      uniqueItems: true,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CardTokenization2faConfig = Static<typeof CardTokenization2faConfig>;
+
 export const PlatformConfig = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -56,6 +69,13 @@ export const PlatformConfig = Type.Object({
   supportedCurrencies: Type.Array(Type.String()),
   feeConfigs: Type.Array(RailFeeConfig),
   sandboxSkipVerificationPaperwork: Type.Boolean(),
+  /** null: the platform's cards cannot be added to digital wallets (cardCapabilities). */
+  cardTokenization2faConfig: Type.Union([CardTokenization2faConfig, Type.Null()]),
+  /** Live-card caps (`CARD_LIMIT_REACHED`); set by the service operator (`paysvc card-limits`). */
+  cardLimits: Type.Object({
+    maxLiveCards: Type.Integer(),
+    maxLiveCardsPerCardholder: Type.Union([Type.Integer(), Type.Null()]),
+  }),
   createdAt: DateTime(),
   updatedAt: DateTime(),
 });
@@ -71,6 +91,8 @@ export const UpdateConfigBody = Type.Object(
     feeConfigs: Type.Optional(Type.Array(RailFeeConfig, { maxItems: feeRails.length })),
     /** An absolute http(s) URL, https outside the sandbox; `null` clears it (conventions §7.3). */
     webhookEndpoint: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()])),
+    /** Applies to cards issued afterwards; `null` turns digital-wallet tokenization off. */
+    cardTokenization2faConfig: Type.Optional(Type.Union([CardTokenization2faConfig, Type.Null()])),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -1,6 +1,6 @@
 import type { Executor, Tx } from "../core/db/db.js";
 import type { Environment } from "../core/http/context.js";
-import type { RailFeeConfig } from "./schemas.js";
+import type { CardTokenization2faConfig, RailFeeConfig } from "./schemas.js";
 
 export interface PlatformRow {
   [column: string]: unknown;
@@ -14,20 +14,28 @@ export interface PlatformRow {
   fee_configs: RailFeeConfig[];
   /** Where webhooks go; null: events are recorded as undeliverable. */
   webhook_endpoint: string | null;
+  /** Second factors for adding a card to a digital wallet; null: cards cannot be tokenized. */
+  card_tokenization_2fa_config: CardTokenization2faConfig | null;
+  max_live_cards: number;
+  max_live_cards_per_cardholder: number | null;
   created_at: Date;
   updated_at: Date;
 }
 
 export async function insertPlatform(tx: Tx, row: PlatformRow): Promise<void> {
   await tx.query(
-    `INSERT INTO platforms (id, name, environment, supported_currencies, sandbox_skip_verification_paperwork, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    `INSERT INTO platforms (id, name, environment, supported_currencies, sandbox_skip_verification_paperwork,
+       card_tokenization_2fa_config, max_live_cards, max_live_cards_per_cardholder, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10)`,
     [
       row.id,
       row.name,
       row.environment,
       row.supported_currencies,
       row.sandbox_skip_verification_paperwork,
+      row.card_tokenization_2fa_config === null ? null : JSON.stringify(row.card_tokenization_2fa_config),
+      row.max_live_cards,
+      row.max_live_cards_per_cardholder,
       row.created_at,
       row.updated_at,
     ],
@@ -51,6 +59,8 @@ export interface ConfigChanges {
   feeConfigs?: RailFeeConfig[];
   /** `undefined` keeps the endpoint, `null` clears it. */
   webhookEndpoint?: string | null;
+  /** `undefined` keeps it, `null` turns tokenization off. */
+  cardTokenization2faConfig?: CardTokenization2faConfig | null;
 }
 
 export async function updatePlatformConfig(
@@ -67,7 +77,8 @@ export async function updatePlatformConfig(
        name = COALESCE($4, name),
        fee_configs = COALESCE($5::jsonb, fee_configs),
        updated_at = $6,
-       webhook_endpoint = CASE WHEN $7::boolean THEN $8 ELSE webhook_endpoint END
+       webhook_endpoint = CASE WHEN $7::boolean THEN $8 ELSE webhook_endpoint END,
+       card_tokenization_2fa_config = CASE WHEN $9::boolean THEN $10::jsonb ELSE card_tokenization_2fa_config END
      WHERE id = $1 RETURNING *`,
     [
       id,
@@ -78,6 +89,8 @@ export async function updatePlatformConfig(
       now,
       changes.webhookEndpoint !== undefined,
       changes.webhookEndpoint ?? null,
+      changes.cardTokenization2faConfig !== undefined,
+      changes.cardTokenization2faConfig ? JSON.stringify(changes.cardTokenization2faConfig) : null,
     ],
   );
   if (!row) throw new Error(`platform ${id} vanished during update`);

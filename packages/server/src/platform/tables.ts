@@ -1,4 +1,4 @@
-import { bigint, boolean, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 export const platforms = pgTable("platforms", {
   id: text("id").primaryKey(),
@@ -11,6 +11,14 @@ export const platforms = pgTable("platforms", {
   feeConfigs: jsonb("fee_configs").notNull().default([]),
   /** Where events are delivered (conventions §7.3); null: events are recorded as undeliverable. */
   webhookEndpoint: text("webhook_endpoint"),
+  /** Second factors offered before a card is added to a digital wallet; null: cards cannot be tokenized. */
+  cardTokenization2faConfig: jsonb("card_tokenization_2fa_config").default({
+    methods: ["EMAIL_OTP", "SMS_OTP"],
+  }),
+  /** Live (not CLOSED) cards allowed on the platform; raised by the service operator. */
+  maxLiveCards: integer("max_live_cards").notNull().default(1000),
+  /** Live cards allowed per cardholder on a limited platform; null: no per-cardholder cap. */
+  maxLiveCardsPerCardholder: integer("max_live_cards_per_cardholder"),
   createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
 });

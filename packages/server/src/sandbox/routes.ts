@@ -5,6 +5,8 @@ import { errorResponses } from "../core/http/schemas.js";
 import { advancePlatformClock, readPlatformClock } from "../platform/clock.js";
 import { sendTestEvent } from "../webhooks/deliveries.js";
 import { WebhookTestResult } from "../webhooks/schemas.js";
+import { sandboxCardPinRoutes } from "./card-pin-routes.js";
+import { sandboxCardRoutes } from "./card-routes.js";
 import { sandboxMoneyRoutes } from "./money-routes.js";
 
 /**
@@ -61,4 +63,6 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
   );
 
   await app.register(sandboxMoneyRoutes, { deps });
+  await app.register(sandboxCardRoutes, { deps });
+  await app.register(sandboxCardPinRoutes, { deps });
 };

@@ -1,0 +1,34 @@
+import type { Tx } from "../core/db/db.js";
+import { enqueueEvent } from "../webhooks/outbox.js";
+import type { CardRow } from "./store.js";
+import { findCardTransaction } from "./transaction-store.js";
+import { toCard, toCardTransaction } from "./wire.js";
+
+/** Enqueues a CARD.* event carrying the post-change card (never a PAN, PIN or reveal URL). */
+export async function cardEvent(
+  tx: Tx,
+  type: "STATUS_CHANGE" | "PIN_STATUS_CHANGE" | "FUNDING_SOURCE_CHANGE",
+  card: CardRow,
+  now: Date,
+): Promise<void> {
+  await enqueueEvent(tx, { platformId: card.platform_id, type: `CARD.${type}`, data: toCard(card), now });
+}
+
+/**
+ * Enqueues `CARD_TRANSACTION.<status>` for a row as written in this transaction, in the same shape
+ * `GET /transactions` returns for it (re-read so it carries the cardholder's platformCustomerId).
+ */
+export async function cardTransactionEvent(
+  tx: Tx,
+  row: { platform_id: string; id: string },
+  now: Date,
+): Promise<void> {
+  const saved = await findCardTransaction(tx, row.platform_id, row.id);
+  if (!saved) throw new Error(`card transaction ${row.id} vanished inside its transaction`);
+  await enqueueEvent(tx, {
+    platformId: saved.platform_id,
+    type: `CARD_TRANSACTION.${saved.status}`,
+    data: toCardTransaction(saved),
+    now,
+  });
+}

@@ -1,0 +1,41 @@
+import type { Tx } from "../core/db/db.js";
+import type { JobContext, JobHandler } from "../core/jobs/jobs.js";
+import { findPlatform } from "../platform/store.js";
+import { cardEvent } from "./events.js";
+import * as store from "./store.js";
+
+export const CARD_ISSUANCE = "cards.issuance";
+
+/** The platform's now inside a job (the service clock plus the platform's sandbox offset). */
+export async function jobNow(tx: Tx, context: JobContext): Promise<Date> {
+  const platform = await findPlatform(tx, context.job.platformId);
+  return new Date(context.deps.clock.now().getTime() + (platform?.clock_offset_ms ?? 0));
+}
+
+/**
+ * The sandbox issuer's answer for a PROCESSING card: ACTIVE, or CLOSED with ISSUER_REJECTED, each with
+ * CARD.STATUS_CHANGE. A card no longer PROCESSING (a job run twice) is left alone.
+ */
+const issuance: JobHandler = async (context) => {
+  await context.deps.db.transaction(async (tx) => {
+    const card = await store.findCard(tx, context.job.platformId, String(context.job.payload.cardId), true);
+    if (card?.status === "PROCESSING") {
+      const now = await jobNow(tx, context);
+      const rejected = context.job.payload.outcome === "REJECT";
+      const updated: store.CardRow = {
+        ...card,
+        status: rejected ? "CLOSED" : "ACTIVE",
+        status_reason: rejected ? "ISSUER_REJECTED" : null,
+        updated_at: now,
+      };
+      await store.updateCard(tx, updated);
+      await cardEvent(tx, "STATUS_CHANGE", updated, now);
+    }
+    await context.finish(tx);
+  });
+};
+
+/** Job kinds of the cards area, registered in src/jobs.ts. */
+export function cardJobHandlers(): Record<string, JobHandler> {
+  return { [CARD_ISSUANCE]: issuance };
+}

@@ -145,8 +145,17 @@ export interface PlatformConfig {
   /** Platform fees per rail (USD sources only). */
   feeConfigs: RailFeeConfig[];
   sandboxSkipVerificationPaperwork: boolean;
+  /** null: the platform's cards cannot be added to digital wallets. */
+  cardTokenization2faConfig: CardTokenization2faConfig | null;
+  /** Live-card caps; set by the service operator. */
+  cardLimits: { maxLiveCards: number; maxLiveCardsPerCardholder: number | null };
   createdAt: string;
   updatedAt: string;
+}
+
+/** How a cardholder confirms adding a card to a digital wallet. */
+export interface CardTokenization2faConfig {
+  methods: ("EMAIL_OTP" | "SMS_OTP")[];
 }
 
 /** At least one field. */
@@ -158,6 +167,8 @@ export interface UpdateConfigBody {
   feeConfigs?: RailFeeConfig[];
   /** An absolute http(s) URL, https outside the sandbox; `null` clears it. Setting it sends one TEST event. */
   webhookEndpoint?: string | null;
+  /** Applies to cards issued afterwards; `null` turns digital-wallet tokenization off. */
+  cardTokenization2faConfig?: CardTokenization2faConfig | null;
 }
 
 /** PaymentRail (conventions §3.5). */

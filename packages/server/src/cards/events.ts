@@ -1,5 +1,6 @@
 import type { Tx } from "../core/db/db.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
+import type { CardTransactionStatus } from "./schemas.js";
 import type { CardRow } from "./store.js";
 import { findCardTransaction } from "./transaction-store.js";
 import { toCard, toCardTransaction } from "./wire.js";
@@ -22,12 +23,14 @@ export async function cardTransactionEvent(
   tx: Tx,
   row: { platform_id: string; id: string },
   now: Date,
+  /** The event type when it is not the row's status (a return re-fires SETTLED; an advice AUTHORIZED). */
+  status?: CardTransactionStatus,
 ): Promise<void> {
   const saved = await findCardTransaction(tx, row.platform_id, row.id);
   if (!saved) throw new Error(`card transaction ${row.id} vanished inside its transaction`);
   await enqueueEvent(tx, {
     platformId: saved.platform_id,
-    type: `CARD_TRANSACTION.${saved.status}`,
+    type: `CARD_TRANSACTION.${status ?? saved.status}`,
     data: toCardTransaction(saved),
     now,
   });

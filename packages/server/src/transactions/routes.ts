@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { errorResponses, StringEnum } from "../core/http/schemas.js";
-import { Transaction, transactionStatuses } from "./schemas.js";
+import { AnyTransaction, transactionStatuses } from "./schemas.js";
 import { getTransaction, listTransactions } from "./transactions.js";
 
 export const transactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -27,7 +27,7 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
           ...PageQuery,
           ...SortQuery,
         }),
-        response: { 200: Page(Transaction), ...errorResponses },
+        response: { 200: Page(AnyTransaction), ...errorResponses },
       },
     },
     async (request) => {
@@ -42,7 +42,7 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       schema: {
         tags,
         params: Type.Object({ transactionId: Type.String() }),
-        response: { 200: Transaction, ...errorResponses },
+        response: { 200: AnyTransaction, ...errorResponses },
       },
     },
     async (request) => getTransaction(deps, request.caller, request.params.transactionId),

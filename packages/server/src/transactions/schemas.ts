@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { CardTransaction } from "../cards/schemas.js";
 import { CurrencyAmount, DateTime, StringEnum } from "../core/http/schemas.js";
 
 export const transactionStatuses = [
@@ -62,3 +63,6 @@ export const Transaction = Type.Object({
   createdAt: DateTime(),
   updatedAt: DateTime(),
 });
+
+/** A row of `GET /transactions`: a payment transaction or a card transaction, discriminated by `type`. */
+export const AnyTransaction = Type.Union([Transaction, CardTransaction]);

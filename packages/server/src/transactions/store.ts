@@ -98,22 +98,40 @@ export async function findTransaction(db: Executor, platformId: string, id: stri
 }
 
 export interface TransactionFilters {
+  /** Which rows: payment transactions, card transactions, or both (conventions §3.4). */
+  kinds: "PAYMENT" | "CARD" | "ALL";
   customerId?: string | undefined;
   platformCustomerId?: string | undefined;
   accountIdentifier?: string | undefined;
   status?: string | undefined;
   type?: "INCOMING" | "OUTGOING" | undefined;
+  cardId?: string | undefined;
   reference?: string | undefined;
   startDate?: Date | undefined;
   endDate?: Date | undefined;
 }
 
-export function listTransactions(
+export interface TransactionRef {
+  [column: string]: unknown;
+  id: string;
+  kind: "PAYMENT" | "CARD";
+  created_at: Date;
+}
+
+// Payment and card transactions paged together by (created_at, id); pages are hydrated per kind.
+const paymentRefs =
+  "SELECT id, platform_id, 'PAYMENT' AS kind, type, status, account_id, customer_id, reference, NULL AS card_id, created_at FROM transactions";
+const cardRefs =
+  "SELECT id, platform_id, 'CARD' AS kind, 'CARD' AS type, status, account_id, customer_id, NULL AS reference, card_id, created_at FROM card_transactions";
+
+/** One page of transaction references matching the filters, newest first unless `asc`. */
+export function listTransactionRefs(
   db: Executor,
   platformId: string,
   filters: TransactionFilters,
   page: PageRequest,
-): Promise<PageResult<TransactionRow & { platform_customer_id: string | null }>> {
+): Promise<PageResult<TransactionRef>> {
+  const sources = { PAYMENT: [paymentRefs], CARD: [cardRefs], ALL: [paymentRefs, cardRefs] }[filters.kinds];
   const where = ["platform_id = $1"];
   const params: unknown[] = [platformId];
   const add = (sql: (n: number) => string, value: unknown) => {
@@ -123,21 +141,32 @@ export function listTransactions(
   };
   add((n) => `customer_id = $${n}`, filters.customerId);
   add(
-    (n) => `customer_id IN (SELECT id FROM customers WHERE platform_customer_id = $${n})`,
+    (n) =>
+      `customer_id IN (SELECT id FROM customers WHERE platform_id = $1 AND platform_customer_id = $${n})`,
     filters.platformCustomerId,
   );
   add((n) => `account_id = $${n}`, filters.accountIdentifier);
   add((n) => `status = $${n}`, filters.status);
   add((n) => `type = $${n}`, filters.type);
+  add((n) => `card_id = $${n}`, filters.cardId);
   add((n) => `reference = $${n}`, filters.reference);
   add((n) => `created_at >= $${n}`, filters.startDate);
   add((n) => `created_at <= $${n}`, filters.endDate);
-  return listPage({
+  return listPage<TransactionRef>({
     executor: db,
-    table: `(SELECT t.*, c.platform_customer_id FROM transactions t LEFT JOIN customers c ON c.id = t.customer_id) AS rows`,
+    table: `(${sources.join(" UNION ALL ")}) AS rows`,
     where,
     params,
     scope: `transactions|${platformId}|${JSON.stringify(filters)}`,
     ...page,
   });
+}
+
+/** Payment transactions by id, with the customer's platformCustomerId. */
+export async function findTransactions(
+  db: Executor,
+  ids: string[],
+): Promise<(TransactionRow & { platform_customer_id: string | null })[]> {
+  if (ids.length === 0) return [];
+  return db.query(`${selectWithCustomer} WHERE t.id = ANY($1)`, [ids]);
 }

@@ -1,4 +1,6 @@
 import type { Static } from "typebox";
+import { findCardTransaction, findCardTransactions } from "../cards/transaction-store.js";
+import { toCardTransaction } from "../cards/wire.js";
 import type { Executor } from "../core/db/db.js";
 import type { Deps } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
@@ -6,7 +8,7 @@ import type { Caller } from "../core/http/context.js";
 import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { parseId } from "../core/ids.js";
 import { money } from "../core/money.js";
-import type { Transaction as TransactionSchema } from "./schemas.js";
+import type { AnyTransaction as AnyTransactionSchema, Transaction as TransactionSchema } from "./schemas.js";
 import * as store from "./store.js";
 
 export type TransactionStatus =
@@ -21,6 +23,7 @@ export type TransactionStatus =
   | "EXPIRED";
 
 export type Transaction = Static<typeof TransactionSchema>;
+export type AnyTransaction = Static<typeof AnyTransactionSchema>;
 
 /** The wire Transaction (conventions §3.4): optional fields omitted when unset. */
 export function toTransaction(
@@ -66,44 +69,62 @@ export async function findTransactionOrThrow(db: Executor, caller: Caller, rawId
   return row;
 }
 
-export async function getTransaction(deps: Deps, caller: Caller, rawId: string): Promise<Transaction> {
-  return toTransaction(await findTransactionOrThrow(deps.db, caller, rawId));
+/** `GET /transactions/{id}`: a payment transaction, or a card transaction for a `CardTransaction:` id. */
+export async function getTransaction(deps: Deps, caller: Caller, rawId: string): Promise<AnyTransaction> {
+  const cardTransactionId = parseId("CardTransaction", rawId);
+  if (cardTransactionId === null) return toTransaction(await findTransactionOrThrow(deps.db, caller, rawId));
+  const row = await findCardTransaction(deps.db, caller.platformId, cardTransactionId);
+  if (!row) throw new ApiError("TRANSACTION_NOT_FOUND", { reason: `No transaction ${rawId}.` });
+  return toCardTransaction(row);
 }
 
-export interface ListFilters extends Omit<store.TransactionFilters, "type" | "startDate" | "endDate"> {
+export interface ListFilters
+  extends Omit<store.TransactionFilters, "kinds" | "type" | "startDate" | "endDate"> {
   type?: "INCOMING" | "OUTGOING" | "CARD" | undefined;
   startDate?: string | undefined;
   endDate?: string | undefined;
-  cardId?: string | undefined;
 }
 
-/** `GET /transactions`. `status` applies to payment rows only, so it is refused with `type=CARD`. */
+/**
+ * `GET /transactions`: payment and card rows together, newest first. `status` applies to payment rows
+ * only, so it is refused with `type=CARD` and otherwise leaves card rows out; `cardId` selects card rows.
+ */
 export async function listTransactions(
   deps: Deps,
   caller: Caller,
   filters: ListFilters,
   page: PageRequest,
-): Promise<PageResult<Transaction>> {
+): Promise<PageResult<AnyTransaction>> {
   if (filters.type === "CARD" && filters.status !== undefined) {
     throw new ApiError("INVALID_INPUT", {
       reason: "status applies to payment transactions only and cannot be combined with type=CARD.",
       details: { errors: [{ field: "status", message: "cannot be combined with type=CARD" }] },
     });
   }
-  // Card transactions arrive with the cards area; until then a CARD filter matches nothing.
-  if (filters.type === "CARD" || filters.cardId !== undefined)
-    return { data: [], hasMore: false, totalCount: 0 };
-  const { startDate, endDate, cardId: _cardId, type, ...rest } = filters;
-  const result = await store.listTransactions(
+  const { startDate, endDate, type, ...rest } = filters;
+  const paymentOnly =
+    (type !== undefined && type !== "CARD") || rest.status !== undefined || rest.reference !== undefined;
+  const cardOnly = type === "CARD" || rest.cardId !== undefined;
+  if (paymentOnly && cardOnly) return { data: [], hasMore: false, totalCount: 0 };
+  const result = await store.listTransactionRefs(
     deps.db,
     caller.platformId,
     {
       ...rest,
-      type,
+      kinds: paymentOnly ? "PAYMENT" : cardOnly ? "CARD" : "ALL",
+      type: type === "CARD" ? undefined : type,
       startDate: startDate === undefined ? undefined : new Date(`${startDate}T00:00:00.000Z`),
       endDate: endDate === undefined ? undefined : new Date(`${endDate}T23:59:59.999Z`),
     },
     page,
   );
-  return { ...result, data: result.data.map(toTransaction) };
+  const ids = (kind: "PAYMENT" | "CARD") => result.data.filter((r) => r.kind === kind).map((r) => r.id);
+  const payments = new Map(
+    (await store.findTransactions(deps.db, ids("PAYMENT"))).map((r) => [r.id, toTransaction(r)]),
+  );
+  const cards = new Map(
+    (await findCardTransactions(deps.db, ids("CARD"))).map((r) => [r.id, toCardTransaction(r)]),
+  );
+  const data = result.data.flatMap((ref) => payments.get(ref.id) ?? cards.get(ref.id) ?? []);
+  return { ...result, data };
 }

@@ -1,4 +1,4 @@
-import { Type } from "typebox";
+import { type TSchema, Type } from "typebox";
 import type { Executor, Row } from "../db/db.js";
 import { invalidField } from "../errors/api-error.js";
 import { sha256Hex } from "../hash.js";
@@ -18,7 +18,7 @@ export function Query<T extends Parameters<typeof Type.Object>[0]>(properties: T
   return Type.Object(properties, { additionalProperties: false });
 }
 
-export function Page<T extends ReturnType<typeof Type.Object>>(item: T) {
+export function Page<T extends TSchema>(item: T) {
   return Type.Object({
     data: Type.Array(item),
     hasMore: Type.Boolean(),

@@ -8,6 +8,7 @@ import { openPostgres } from "../src/core/db/postgres.js";
 import { DEFAULT_SETTLEMENT_LAG_MS } from "../src/core/deps.js";
 import { API_VERSION } from "../src/core/http/version.js";
 import { createPlatform } from "../src/platform/platforms.js";
+import { cardsBench } from "./cards.js";
 import { ledgerBench } from "./ledger.js";
 import { measure } from "./measure.js";
 import { createScratchDatabase, webhooksBench } from "./webhooks.js";
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
       }),
     401,
   );
+  await cardsBench({ base, authorization, deps });
   await ledgerBench({ base, origin, authorization, db, platformId: platform.id }, largeCount);
   await app.close();
   await db.close();

@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ControlledClock } from "../../src/core/clock.js";
+import { canonicalJson } from "../../src/core/hash.js";
 import { startServer, type TestServer } from "../harness.js";
 
 let server: TestServer;
@@ -29,6 +31,26 @@ describe("Idempotency-Key on POST (conventions §1.8)", () => {
     expect(second.headers.get("idempotent-replayed")).toBe("true");
     expect(second.text).toBe(first.text);
     expect(await countCustomers()).toBe(before + 1);
+  });
+
+  test("stored records hold neither the key, a digest of the bare request, nor the response in clear", async () => {
+    const key = `secret-bearing-${crypto.randomUUID()}`;
+    const body = { name: "stored sealed", permissions: ["VIEW"] };
+    const first = await server.client.post<{ clientSecret: string }>("/tokens", body, withKey(key));
+    const replayed = await server.client.post<{ clientSecret: string }>("/tokens", body, withKey(key));
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+    expect(replayed.body.clientSecret).toBe(first.body.clientSecret);
+    const rows = await server.db.query<Record<string, unknown>>(
+      "SELECT * FROM idempotency_keys WHERE platform_id = $1",
+      [server.platform.platformId],
+    );
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain(key);
+    expect(dump).not.toContain(first.body.clientSecret);
+    const bare = createHash("sha256")
+      .update(`POST /2025-10-13/tokens\n${canonicalJson(body)}`)
+      .digest("hex");
+    expect(dump).not.toContain(bare);
   });
 
   test("the same key with a different body -> 409 CONFLICT saying so", async () => {

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Clock } from "../clock.js";
 import type { Db } from "../db/db.js";
 import { ApiError, invalidField } from "../errors/api-error.js";
-import { canonicalJson, sha256Hex } from "../hash.js";
+import { canonicalJson } from "../hash.js";
+import { keyDigest, keyedFingerprint, open, seal } from "./sealing.js";
 import * as store from "./store.js";
 
 const KEY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -20,16 +21,18 @@ declare module "fastify" {
   }
 }
 
-function fingerprint(request: FastifyRequest): string {
-  return sha256Hex(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`);
+function fingerprint(key: string, request: FastifyRequest): string {
+  return keyedFingerprint(key, `${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`);
 }
 
-async function replay(reply: FastifyReply, saved: store.IdempotencyRow): Promise<FastifyReply> {
+async function replay(reply: FastifyReply, key: string, saved: store.IdempotencyRow): Promise<FastifyReply> {
+  const body = saved.response_body ? open(key, saved.response_body) : "";
+  if (body === null) throw new Error("a stored idempotent response does not open under its own key");
   return reply
     .code(saved.response_status ?? 500)
     .header("idempotent-replayed", "true")
     .header("content-type", saved.response_content_type ?? "application/json; charset=utf-8")
-    .send(saved.response_body ?? "");
+    .send(body);
 }
 
 /**
@@ -56,10 +59,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
       });
     }
     const now = new Date(clock.now().getTime() + request.caller.clockOffsetMs);
-    const print = fingerprint(request);
+    const print = fingerprint(key, request);
     const claimed = await store.claimKey(db, {
       platformId: request.caller.platformId,
-      key,
+      key: keyDigest(key),
       fingerprint: print,
       now,
       expiresAt: new Date(now.getTime() + KEY_TTL_MS),
@@ -68,7 +71,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
       request.idempotencyKey = key;
       return;
     }
-    const saved = await store.findKey(db, request.caller.platformId, key);
+    const saved = await store.findKey(db, request.caller.platformId, keyDigest(key));
     if (!saved)
       throw new ApiError("CONFLICT", {
         reason: "The Idempotency-Key is being claimed by a concurrent request.",
@@ -83,7 +86,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
         reason: "A request with this Idempotency-Key is still running; retry later.",
       });
     }
-    return replay(reply, saved);
+    return replay(reply, key, saved);
   });
 
   app.addHook("onSend", async (request, reply, payload) => {
@@ -91,16 +94,17 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock):
     if (key === null) return payload;
     request.idempotencyKey = null;
     if (unstored.has(reply.statusCode)) {
-      await store.releaseKey(db, request.caller.platformId, key);
+      await store.releaseKey(db, request.caller.platformId, keyDigest(key));
     } else {
-      await store.completeKey(db, request.caller.platformId, key, {
+      const body =
+        typeof payload === "string"
+          ? payload
+          : payload === null || payload === undefined
+            ? ""
+            : String(payload);
+      await store.completeKey(db, request.caller.platformId, keyDigest(key), {
         status: reply.statusCode,
-        body:
-          typeof payload === "string"
-            ? payload
-            : payload === null || payload === undefined
-              ? ""
-              : String(payload),
+        body: seal(key, body),
         contentType: String(reply.getHeader("content-type") ?? "application/json; charset=utf-8"),
       });
     }

@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import pino from "pino";
 import { buildApp } from "./app.js";
+import { parseCardLimitsArgs, runCardLimitsCommand } from "./cli/card-limits.js";
 import { runStatementCommand } from "./cli/statement.js";
 import { parseSettings, type Settings } from "./config.js";
 import { systemClock } from "./core/clock.js";
@@ -19,7 +20,9 @@ import { createPlatform } from "./platform/platforms.js";
 import { ensureSandboxPlatform } from "./platform/sandbox-bootstrap.js";
 import { DEFAULT_WEBHOOK_TIMEOUTS } from "./webhooks/sender.js";
 
-async function openConfiguredDatabase(settings: Settings): Promise<Db> {
+async function openConfiguredDatabase(
+  settings: Pick<Settings, "databaseUrl" | "memory" | "dataDir">,
+): Promise<Db> {
   if (settings.databaseUrl) return openDatabase({ kind: "postgres", url: settings.databaseUrl });
   if (settings.memory) return openDatabase({ kind: "pglite", dataDir: null });
   const dataDir = resolve(settings.dataDir, "db");
@@ -96,8 +99,7 @@ async function run(settings: Settings): Promise<void> {
   process.on("SIGINT", () => void stop("SIGINT"));
 }
 
-try {
-  const settings = parseSettings(process.argv.slice(2), process.env);
+async function runSettingsCommand(settings: Readonly<Settings>): Promise<void> {
   // The statement command is an API client: it opens no database and starts no server.
   if (settings.command === "statement") {
     if (!settings.statement) throw new Error("invalid configuration: statement options missing");
@@ -107,6 +109,28 @@ try {
     );
   } else {
     await run(settings);
+  }
+}
+
+/** `paysvc card-limits`: an operator command on the database itself (no server, no API token). */
+async function runCardLimits(argv: string[]): Promise<number> {
+  const command = parseCardLimitsArgs(argv, process.env);
+  const db = await openConfiguredDatabase({ ...command, memory: false });
+  try {
+    await migrate(db);
+    return await runCardLimitsCommand({ db }, command, process);
+  } finally {
+    await db.close();
+  }
+}
+
+try {
+  const argv = process.argv.slice(2);
+  // card-limits parses its own flags (cli/card-limits.ts), so it is dispatched before parseSettings.
+  if (argv[0] === "card-limits") {
+    process.exitCode = await runCardLimits(argv.slice(1));
+  } else {
+    await runSettingsCommand(parseSettings(argv, process.env));
   }
 } catch (error) {
   process.stderr.write(`paysvc: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -108,6 +108,16 @@ export const Merchant = Type.Object(
 );
 export type Merchant = Static<typeof Merchant>;
 
+// The response copy carries no `format`: the serializer's own validator, which picks the anyOf branch of
+// GET /transactions rows, does not know our custom formats and would log a warning per compile.
+const MerchantView = Type.Object({
+  descriptor: Type.String(),
+  mcc: Type.Optional(Type.String()),
+  country: Type.Optional(Type.String()),
+  city: Type.Optional(Type.String()),
+  state: Type.Optional(Type.String()),
+});
+
 const Summary = Type.Object({ count: Type.Integer(), totalAmount: Type.Integer() });
 
 /** CardTransaction: the `type: "CARD"` row of `GET /transactions` and every CARD_TRANSACTION.* payload (§6.3). */
@@ -121,7 +131,7 @@ export const CardTransaction = Type.Object({
   issuerTransactionToken: Type.String(),
   status: StringEnum(cardTransactionStatuses),
   direction: StringEnum(["DEBIT", "CREDIT"]),
-  merchant: Merchant,
+  merchant: MerchantView,
   authorizedAmount: CurrencyAmount,
   settledAmount: Type.Optional(CurrencyAmount),
   refundedAmount: Type.Optional(CurrencyAmount),

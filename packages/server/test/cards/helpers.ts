@@ -1,5 +1,7 @@
 import { expect } from "vitest";
 import type { Card } from "../../src/cards/schemas.js";
+import { newId } from "../../src/core/ids.js";
+import { insertInternalAccount } from "../../src/customers/accounts-store.js";
 import type { Credentials, TestClient, TestServer } from "../harness.js";
 
 /** Polls until `check` passes (or `timeoutMs` pass). */
@@ -93,4 +95,41 @@ export async function eventsOf(
     [platformId, `${typePrefix}%`],
   );
   return rows.map((row) => JSON.parse(row.body) as { type: string; data: Record<string, unknown> });
+}
+
+/** CARD.* events about one card, oldest first: type and payload (the envelope id and timestamp dropped). */
+export async function cardEvents(
+  server: TestServer,
+  platformId: string,
+  cardId: string,
+): Promise<{ type: string; data: Card }[]> {
+  const events = await eventsOf(server, platformId, "CARD.");
+  return events
+    .filter((e) => e.data.id === cardId)
+    .map((e) => ({ type: e.type, data: e.data as unknown as Card }));
+}
+
+/**
+ * A second ACTIVE USD INTERNAL_FIAT account of the cardholder, written through the accounts store: the
+ * API opens one fiat account per currency per customer, so a card with two eligible sources in one
+ * currency (priority order, conventions §6.1) can only be set up in data.
+ */
+export async function secondUsdAccount(server: TestServer, platformId: string, holder: Cardholder) {
+  const id = newId("InternalAccount");
+  const now = new Date();
+  await server.db.transaction((tx) =>
+    insertInternalAccount(tx, {
+      id,
+      platform_id: platformId,
+      customer_id: holder.customerId,
+      type: "INTERNAL_FIAT",
+      role: "STANDARD",
+      status: "ACTIVE",
+      currency: "USD",
+      private_enabled: null,
+      created_at: now,
+      updated_at: now,
+    }),
+  );
+  return id;
 }

@@ -1,4 +1,5 @@
 import { RequestSender } from "./request.js";
+import { CardsResource } from "./resources/cards.js";
 import { ConfigResource } from "./resources/config.js";
 import { CustomersResource } from "./resources/customers.js";
 import { InternalAccountsResource } from "./resources/internal-accounts.js";
@@ -40,6 +41,8 @@ function check(condition: boolean, message: string): void {
 export class PaysvcClient {
   readonly customers: CustomersResource;
   readonly internalAccounts: InternalAccountsResource;
+  /** Virtual cards; their transactions are `type: "CARD"` rows of `transactions`. */
+  readonly cards: CardsResource;
   readonly tokens: TokensResource;
   readonly config: ConfigResource;
   readonly transactions: TransactionsResource;
@@ -74,6 +77,7 @@ export class PaysvcClient {
     });
     this.customers = new CustomersResource(sender);
     this.internalAccounts = new InternalAccountsResource(sender);
+    this.cards = new CardsResource(sender);
     this.tokens = new TokensResource(sender);
     this.config = new ConfigResource(sender);
     this.transactions = new TransactionsResource(sender);

@@ -15,6 +15,7 @@ export {
 } from "./errors.js";
 export { paginate } from "./pagination.js";
 export type { ApiResult, EmptyResult, RequestOptions, ResponseMeta } from "./request.js";
+export { CardsResource } from "./resources/cards.js";
 export { ConfigResource } from "./resources/config.js";
 export { CustomersResource } from "./resources/customers.js";
 export { InternalAccountsResource } from "./resources/internal-accounts.js";

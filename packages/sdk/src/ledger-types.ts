@@ -1,7 +1,9 @@
 /**
  * Wire types of transactions, balance changes, statement receipts and the sandbox clock, mirroring
- * packages/server/src/transactions/schemas.ts and conventions §3.1–§3.4 and §6.3. Re-exported from types.ts.
+ * packages/server/src/transactions/schemas.ts and conventions §3.1–§3.4 (CardTransaction is in card-types.ts).
+ * Re-exported from types.ts.
  */
+import type { CardTransaction } from "./card-types.js";
 import type { CurrencyAmount, SortedPageParams } from "./types.js";
 
 export type TransactionStatus =
@@ -61,63 +63,6 @@ export interface Transaction {
   expectedSettlementAt?: string;
   settlementTimelineSeconds?: number;
   settledAt?: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type CardTransactionStatus =
-  | "AUTHORIZED"
-  | "PARTIALLY_SETTLED"
-  | "SETTLED"
-  | "VOIDED"
-  | "EXCEPTION"
-  | "DECLINED";
-
-export type CardDeclinedReason =
-  | "CARD_NOT_ACTIVE"
-  | "SPEND_LIMIT_EXCEEDED"
-  | "INSUFFICIENT_FUNDS"
-  | "NO_ELIGIBLE_FUNDING_SOURCE"
-  | "BLOCKED"
-  | "UNSUPPORTED_NETWORK"
-  | "OTHER";
-
-/** Where a card was used; `city` and `state` when the network reports them. */
-export interface CardMerchant {
-  descriptor: string;
-  /** 4 digits. */
-  mcc?: string;
-  /** ISO 3166-1 alpha-2. */
-  country?: string;
-  city?: string;
-  state?: string;
-}
-
-/** A card transaction row (`type` `CARD`; conventions §6.3), id `CardTransaction:<uuid>`. */
-export interface CardTransaction {
-  id: string;
-  type: "CARD";
-  cardId: string;
-  /** The funding account charged. */
-  accountId: string;
-  customerId?: string;
-  platformCustomerId?: string;
-  issuerTransactionToken?: string;
-  status: CardTransactionStatus;
-  direction: "CREDIT" | "DEBIT";
-  merchant: CardMerchant;
-  authorizedAmount: CurrencyAmount;
-  settledAmount?: CurrencyAmount;
-  refundedAmount?: CurrencyAmount;
-  /** Refund rows only: the purchase. */
-  originalTransactionId?: string;
-  /** `DECLINED` rows only. */
-  cardDeclinedReason?: CardDeclinedReason;
-  pullSummary?: { count: number; totalAmount: number; pendingCount?: number };
-  settlementSummary?: { count: number; totalAmount: number };
-  refundSummary?: { count: number; totalAmount: number };
-  authorizedAt: string;
-  lastEventAt?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -63,6 +63,7 @@ export interface DataList<T> {
   data: T[];
 }
 
+export type * from "./card-types.js";
 export type * from "./customer-types.js";
 export type * from "./ledger-types.js";
 

@@ -213,6 +213,29 @@ describe("statements.build over a stand-in peer", () => {
     expect(statement.closingBalance).toBe(9_550);
   });
 
+  test("card lines: a refund row is a refund (and its reversal says so); a CREDIT row with no purchase is a merchant credit", async () => {
+    const C3 = "CardTransaction:0199a0a0-0000-7000-8000-0000000000c3";
+    const changes = [
+      change(C2, -1_000, 0, 3),
+      change(C1, 400, 0, 4),
+      change(C1, -400, 0, 5),
+      change(C3, 250, 0, 6),
+    ];
+    const transactions = [
+      card(C2, { settledAmount: { amount: 1_000, currency: USD } }),
+      card(C1, { direction: "CREDIT", status: "VOIDED", originalTransactionId: C2 }),
+      card(C3, { direction: "CREDIT", merchant: { descriptor: "Airline" } }),
+    ];
+    const { paysvc } = await clientFor({ windows: pages(changes, 2_000), transactions });
+    const statement = await paysvc.statements.build({ accountId: ACCOUNT_ID, month: "2026-10" });
+    expect(statement.lines.map((l) => [l.amount, l.description])).toEqual([
+      [-1_000, "Card purchase at Corner Cafe, Austin, TX"],
+      [400, "Card refund at Corner Cafe, Austin, TX"],
+      [-400, "Card refund reversed at Corner Cafe, Austin, TX"],
+      [250, "Card credit at Airline"],
+    ]);
+  });
+
   test("a DECLINED row that moved money is an integrity failure, not a silently dropped line", async () => {
     const changes = [change(T1, 10_000), change(C1, -450, 0, 3)];
     const transactions = [payment(T1), card(C1, { status: "DECLINED", cardDeclinedReason: "BLOCKED" })];

@@ -1,8 +1,11 @@
 import type { Static } from "typebox";
 import { expectTypeOf, test } from "vitest";
 import type * as auth from "../../server/src/auth/schemas.js";
+import type * as management from "../../server/src/cards/management-schemas.js";
+import type * as cards from "../../server/src/cards/schemas.js";
 import type * as customers from "../../server/src/customers/schemas.js";
 import type * as platform from "../../server/src/platform/schemas.js";
+import type * as sandboxCards from "../../server/src/sandbox/card-routes.js";
 import type * as statements from "../../server/src/statements/schemas.js";
 import type * as transactions from "../../server/src/transactions/schemas.js";
 import type * as sdk from "../src/index.js";
@@ -31,4 +34,17 @@ test("SDK wire types equal the server's TypeBox schemas", () => {
   expectTypeOf<sdk.ConfirmedDeliveryRecord>().toEqualTypeOf<
     Static<typeof statements.ConfirmedDeliveryRecord>
   >();
+  expectTypeOf<sdk.Card>().toEqualTypeOf<Static<typeof cards.Card>>();
+  expectTypeOf<sdk.CreateCardBody>().toEqualTypeOf<Static<typeof cards.CreateCardBody>>();
+  expectTypeOf<sdk.UpdateCardBody>().toEqualTypeOf<Static<typeof cards.UpdateCardBody>>();
+  expectTypeOf<sdk.CardListParams>().toEqualTypeOf<Static<typeof cards.ListCardsQuery>>();
+  expectTypeOf<sdk.CardMerchant>().toEqualTypeOf<Static<typeof cards.Merchant>>();
+  expectTypeOf<sdk.CardTransaction>().toEqualTypeOf<Static<typeof cards.CardTransaction>>();
+  expectTypeOf<{ pin: string }>().toEqualTypeOf<Static<typeof management.SetPinBody>>();
+  expectTypeOf<sdk.RevealLink>().toEqualTypeOf<Static<typeof management.RevealLink>>();
+  expectTypeOf<sdk.TokenizeCardBody>().toEqualTypeOf<Static<typeof management.TokenizeCardBody>>();
+  expectTypeOf<sdk.TokenizeCardResult>().toEqualTypeOf<Static<typeof management.TokenizeCardResult>>();
+  expectTypeOf<{ pin: string }>().toEqualTypeOf<Static<typeof management.PinAttemptBody>>();
+  expectTypeOf<sdk.PinAttemptResult>().toEqualTypeOf<Static<typeof management.PinAttemptResult>>();
+  expectTypeOf<sdk.CardSimulationResult>().toEqualTypeOf<Static<typeof sandboxCards.SimulationResult>>();
 });

@@ -1,5 +1,12 @@
 import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
-import type { InternalAccount, SandboxClock } from "../types.js";
+import type {
+  CardSimulationBodies,
+  CardSimulationOp,
+  CardSimulationResult,
+  InternalAccount,
+  PinAttemptResult,
+  SandboxClock,
+} from "../types.js";
 
 /** Sandbox simulations (conventions §1.9); a production platform gets `PermissionError` `FORBIDDEN`. */
 export class SandboxResource {
@@ -36,5 +43,41 @@ export class SandboxResource {
   async advanceClock(to: string | Date, options?: RequestOptions): Promise<ApiResult<SandboxClock>> {
     const body = { to: to instanceof Date ? to.toISOString() : to };
     return this.#sender.send("POST", "/sandbox/clock/advance", { body, options });
+  }
+
+  /**
+   * `POST /sandbox/cards/{cardId}/simulate/{op}` → `202 {issuerTransactionToken, cardTransactionId}`: a card
+   * network message (conventions §6.5). The body type follows `op`:
+   *
+   *     const auth = await paysvc.sandbox.simulateCard(card.id, "authorization", {
+   *       amount: 1_000, currency: { code: "USD" }, merchant: { descriptor: "Corner Cafe" },
+   *     });
+   *     await paysvc.sandbox.simulateCard(card.id, "clearing", { cardTransactionId: auth.cardTransactionId, amount: 1_000 });
+   *
+   * A declined authorization still answers `202`: read the row (`client.transactions.get`) for its status.
+   * A failed precondition is `ConflictError` `CONFLICT`; an unknown row `NotFoundError` `TRANSACTION_NOT_FOUND`.
+   */
+  async simulateCard<Op extends CardSimulationOp>(
+    cardId: string,
+    op: Op,
+    body: CardSimulationBodies[Op],
+    options?: RequestOptions,
+  ): Promise<ApiResult<CardSimulationResult>> {
+    return this.#sender.send("POST", path`/sandbox/cards/${cardId}/simulate/${op}`, { body, options });
+  }
+
+  /**
+   * `POST /sandbox/cards/{cardId}/simulate/pin_attempt {pin}`: a PIN entered at a terminal. Three wrong
+   * attempts in a row make the card's `pinStatus` `BLOCKED`.
+   */
+  async pinAttempt(
+    cardId: string,
+    pin: string,
+    options?: RequestOptions,
+  ): Promise<ApiResult<PinAttemptResult>> {
+    return this.#sender.send("POST", path`/sandbox/cards/${cardId}/simulate/pin_attempt`, {
+      body: { pin },
+      options,
+    });
   }
 }

@@ -47,16 +47,22 @@ interface Described {
   rail?: string;
 }
 
+/**
+ * A card line's wording (conventions §6.3–§6.4): a refund row (`CREDIT` with `originalTransactionId`) is a
+ * merchant return and its negative change a return reversal; a `CREDIT` row without one is a merchant
+ * credit (credit authorization); a `DEBIT` row's changes are purchase clearings.
+ */
+function cardWording(transaction: CardTransaction, amount: number): string {
+  if (transaction.direction === "CREDIT") {
+    const kind = transaction.originalTransactionId ? "Card refund" : "Card credit";
+    return amount < 0 ? `${kind} reversed` : kind;
+  }
+  return amount > 0 ? "Card purchase credit" : "Card purchase";
+}
+
 function describe(transaction: AnyTransaction, amount: number): Described {
   if (transaction.type === "CARD") {
-    const refund = transaction.direction === "CREDIT";
-    const what = refund
-      ? amount < 0
-        ? "Card refund reversed"
-        : "Card refund"
-      : amount > 0
-        ? "Card purchase credit"
-        : "Card purchase";
+    const what = cardWording(transaction, amount);
     return {
       type: "CARD",
       description: `${what} at ${merchantText(transaction)}`,

@@ -35,7 +35,7 @@ const Settings = Type.Object({
 });
 export type Settings = Static<typeof Settings>;
 
-export const usage = `usage: paysvc <start|migrate|create-platform|statement> [options]
+export const usage = `usage: paysvc <start|migrate|create-platform|statement|card-limits> [options]
   start            run the API server (migrates first)
   migrate          apply pending migrations and exit
   create-platform  create a platform and print its API token (--name, --environment)
@@ -43,6 +43,8 @@ export const usage = `usage: paysvc <start|migrate|create-platform|statement> [o
                    --account <InternalAccount id> --month YYYY-MM [--format text|html|json]
                    [--url http://127.0.0.1:8080/2025-10-13] [--confirm] [--fee-lines] [--contact TEXT]
                    exit 2 when the statement fails its integrity checks (do not send it), 1 on other errors
+  card-limits      set a platform's live-card caps (operator): --platform <Platform id>
+                   --max-live-cards N [--per-cardholder N|none]; works on the database directly
 options:
   --port N         listen port (env PORT, default 8080)
   --host H         listen address (env HOST, default 127.0.0.1)

@@ -163,7 +163,13 @@ export async function openCardTransaction(
       request.message === "FINANCIAL_AUTHORIZATION" ||
       request.message === "FINANCIAL_CREDIT_AUTHORIZATION"
     ) {
-      // Single message: approval and clearing together, one event for the settled row.
+      // Single message: approval and clearing together, one event for the settled row. Its clearing is
+      // its first, so a `006` descriptor ends it in EXCEPTION with the debit posted (conventions §6.5).
+      if (
+        request.message === "FINANCIAL_AUTHORIZATION" &&
+        sandboxSuffix(request.merchant.descriptor) === "006"
+      )
+        row.sandbox_outcome = "EXCEPTION_ON_CLEARING";
       await insertAndAnnounce(tx, row, now, false);
       await applyClearing(tx, deps, row, { amount: request.amount, now, effectiveAt: now });
       return simulationResult(row);

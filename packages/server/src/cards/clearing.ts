@@ -89,6 +89,9 @@ export async function clearCardTransaction(
   rawCardId: string,
   body: { cardTransactionId: string; amount: number; effectiveAt?: string },
 ): Promise<SimulationResult> {
+  // effectiveAt is a body check: 400 before the card's 404 and the row's 409 (conventions §1.7).
+  const now = nowFor(deps, caller);
+  const effectiveAt = effectiveAtOf(deps, now, body.effectiveAt);
   return deps.db.transaction(async (tx) => {
     const card = await findCardOrThrow(tx, caller, rawCardId);
     const row = await findCardTransactionOrThrow(tx, caller, card, body.cardTransactionId);
@@ -96,8 +99,6 @@ export async function clearCardTransaction(
       throw precondition(
         `Card transaction ${row.id} is ${row.status}; a clearing needs AUTHORIZED or PARTIALLY_SETTLED.`,
       );
-    const now = nowFor(deps, caller);
-    const effectiveAt = effectiveAtOf(deps, now, body.effectiveAt);
     await applyClearing(tx, deps, row, { amount: body.amount, now, effectiveAt });
     return simulationResult(row);
   });

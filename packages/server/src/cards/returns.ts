@@ -1,6 +1,7 @@
 import { type Deps, nowFor } from "../core/deps.js";
 import type { Caller } from "../core/http/context.js";
 import { newId } from "../core/ids.js";
+import { lockAccounts } from "../ledger/store.js";
 import {
   type CardTransactionRow,
   effectiveAtOf,
@@ -26,8 +27,14 @@ export async function returnPurchase(
   rawCardId: string,
   body: { cardTransactionId: string; amount: number; effectiveAt?: string },
 ): Promise<SimulationResult> {
+  // effectiveAt is a body check: 400 before the card's 404 and the purchase's 409 (conventions §1.7).
+  const now = nowFor(deps, caller);
+  const effectiveAt = effectiveAtOf(deps, now, body.effectiveAt);
   return deps.db.transaction(async (tx) => {
-    const card = await findCardOrThrow(tx, caller, rawCardId);
+    // Locks in authorization's order (card, then account) before the refund row's INSERT: its foreign
+    // keys take KEY SHARE locks on both, which a later FOR UPDATE would turn into a deadlock with a
+    // concurrent return or authorization on the same card or account.
+    const card = await findCardOrThrow(tx, caller, rawCardId, true);
     const purchase = await findCardTransactionOrThrow(tx, caller, card, body.cardTransactionId);
     if (purchase.direction !== "DEBIT" || purchase.original_transaction_id !== null)
       throw precondition(
@@ -40,8 +47,7 @@ export async function returnPurchase(
       throw precondition(
         `Purchase ${purchase.id} has ${settled - refunded} left to return; ${body.amount} asked.`,
       );
-    const now = nowFor(deps, caller);
-    const effectiveAt = effectiveAtOf(deps, now, body.effectiveAt);
+    await lockAccounts(tx, purchase.platform_id, [purchase.account_id]);
     const refund: CardTransactionRow = {
       ...purchase,
       id: newId("CardTransaction"),

@@ -45,11 +45,12 @@ const landPull: JobHandler = (context) =>
       return;
     }
     const hold = Math.max(0, row.authorized_amount - (row.settled_amount ?? 0));
+    // The pull is the hold it places: a clearing that came first already counted its part as a pull.
     const updated = {
       ...row,
       pull_pending_count: 0,
-      pull_count: row.pull_count + 1,
-      pull_total: row.pull_total + row.authorized_amount,
+      pull_count: row.pull_count + (hold > 0 ? 1 : 0),
+      pull_total: row.pull_total + hold,
       hold_amount: row.hold_amount + hold,
     };
     await postCardMoney(tx, context.deps, {

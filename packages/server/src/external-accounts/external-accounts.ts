@@ -1,3 +1,4 @@
+import type { Static } from "typebox";
 import type { Executor, Tx } from "../core/db/db.js";
 import { isUniqueViolation } from "../core/db/sqlstate.js";
 import { type Deps, nowFor } from "../core/deps.js";
@@ -8,8 +9,15 @@ import { newId, parseId, sandboxSuffix } from "../core/ids.js";
 import { isKnownCurrency } from "../core/money.js";
 import { findActiveCustomerOrThrow } from "../customers/customers.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
-import type { CreatePlatformExternalAccountBody, ExternalAccount } from "./schemas.js";
+import type {
+  CreatePlatformExternalAccountBody,
+  ExternalAccount,
+  LightningAccountInfo,
+  UsdAccountInfo as UsdAccountInfoSchema,
+  WalletAccountInfo,
+} from "./schemas.js";
 import * as store from "./store.js";
+import { addressProblem, walletCurrencies, walletIdentity } from "./wallets/addresses.js";
 
 export function toExternalAccount(row: store.ExternalAccountRow): ExternalAccount {
   const account: ExternalAccount = {
@@ -27,6 +35,10 @@ export function toExternalAccount(row: store.ExternalAccountRow): ExternalAccoun
     account.ownershipType = row.ownership_type as "FIRST_PARTY" | "THIRD_PARTY";
   return account;
 }
+
+type UsdAccountInfo = Static<typeof UsdAccountInfoSchema>;
+type WalletInfo = Static<typeof WalletAccountInfo>;
+type LightningInfo = Static<typeof LightningAccountInfo>;
 
 function checkBeneficiary(beneficiary: Record<string, unknown>): FieldError[] {
   const required =
@@ -48,6 +60,58 @@ function bankValidationOutcome(accountNumber: string): "ACTIVE" | "PENDING" | "I
   return suffix === "008" ? "PENDING" : suffix === "009" ? "INACTIVE" : "ACTIVE";
 }
 
+type NewAccount = Pick<store.ExternalAccountRow, "identity" | "status"> & { errors: FieldError[] };
+
+/** A USD bank account: validated by the sandbox at once by accountNumber suffix, else PENDING. */
+function bankAccount(
+  caller: Caller,
+  input: CreatePlatformExternalAccountBody,
+  info: UsdAccountInfo,
+): NewAccount {
+  const errors = checkBeneficiary(info.beneficiary);
+  if (input.currency !== "USD")
+    errors.unshift({ field: "currency", message: "must be USD for a USD_ACCOUNT" });
+  const status = caller.environment === "SANDBOX" ? bankValidationOutcome(info.accountNumber) : "PENDING";
+  return { identity: `${info.routingNumber}:${info.accountNumber}`, status, errors };
+}
+
+/**
+ * A crypto wallet or Lightning destination. A FIRST_PARTY self-custody wallet (no `vaspName`) starts
+ * PENDING_OWNERSHIP_VERIFICATION; every other wallet starts ACTIVE (conventions §4.1).
+ */
+function walletAccount(
+  input: CreatePlatformExternalAccountBody,
+  info: WalletInfo | LightningInfo,
+): NewAccount {
+  const errors: FieldError[] = [];
+  if (!walletCurrencies(info.accountType).includes(input.currency))
+    errors.push({
+      field: "currency",
+      message: `must be one of ${walletCurrencies(info.accountType).join(", ")} for a ${info.accountType}`,
+    });
+  if (input.ownershipType === "THIRD_PARTY" && info.beneficiary === undefined)
+    errors.push({ field: "accountInfo.beneficiary", message: "is required for a THIRD_PARTY wallet" });
+  if (info.beneficiary) errors.push(...checkBeneficiary(info.beneficiary));
+  let identity: string;
+  if (info.accountType === "LIGHTNING") {
+    const given = [info.invoice, info.bolt12, info.lightningAddress].filter((v) => v !== undefined);
+    if (given.length !== 1)
+      errors.push({
+        field: "accountInfo",
+        message: "needs exactly one of invoice, bolt12, lightningAddress",
+      });
+    identity = (given[0] ?? "").toLowerCase();
+  } else {
+    const problem = addressProblem(info.accountType, info.address);
+    if (problem) errors.push({ field: "accountInfo.address", message: problem });
+    identity = walletIdentity(info.accountType, info.address);
+  }
+  const selfCustody = info.accountType !== "LIGHTNING" && info.vaspName === undefined;
+  const status =
+    selfCustody && input.ownershipType === "FIRST_PARTY" ? "PENDING_OWNERSHIP_VERIFICATION" : "ACTIVE";
+  return { identity, status, errors };
+}
+
 async function create(
   deps: Deps,
   caller: Caller,
@@ -55,23 +119,24 @@ async function create(
   input: CreatePlatformExternalAccountBody,
   tx: Tx,
 ): Promise<ExternalAccount> {
-  const errors = checkBeneficiary(input.accountInfo.beneficiary);
-  if (!isKnownCurrency(input.currency))
-    errors.unshift({ field: "currency", message: `${input.currency} is not a supported currency` });
-  else if (input.accountInfo.accountType === "USD_ACCOUNT" && input.currency !== "USD") {
-    errors.unshift({ field: "currency", message: "must be USD for a USD_ACCOUNT" });
+  const info = input.accountInfo;
+  const account =
+    info.accountType === "USD_ACCOUNT" ? bankAccount(caller, input, info) : walletAccount(input, info);
+  if (!isKnownCurrency(input.currency)) {
+    account.errors = account.errors.filter((error) => error.field !== "currency");
+    account.errors.unshift({ field: "currency", message: `${input.currency} is not a supported currency` });
   }
-  if (errors.length > 0) throw invalidInput(errors);
+  if (account.errors.length > 0) throw invalidInput(account.errors);
   const now = nowFor(deps, caller);
   const row: store.ExternalAccountRow = {
     id: newId("ExternalAccount"),
     platform_id: caller.platformId,
     customer_id: customerId,
-    status: "PENDING",
+    status: info.accountType === "USD_ACCOUNT" ? "PENDING" : account.status,
     currency: input.currency,
-    account_type: input.accountInfo.accountType,
-    identity: `${input.accountInfo.routingNumber}:${input.accountInfo.accountNumber}`,
-    account_info: input.accountInfo,
+    account_type: info.accountType,
+    identity: account.identity,
+    account_info: info,
     ownership_type: input.ownershipType ?? null,
     platform_account_id: input.platformAccountId ?? null,
     default_uma_deposit_account: input.defaultUmaDepositAccount ?? false,
@@ -80,10 +145,9 @@ async function create(
     updated_at: now,
   };
   await store.insertExternalAccount(tx, row);
-  const outcome =
-    caller.environment === "SANDBOX" ? bankValidationOutcome(input.accountInfo.accountNumber) : "PENDING";
-  if (outcome === "PENDING") return toExternalAccount(row);
-  const validated = await store.updateStatus(tx, row.id, outcome, now);
+  if (row.status === account.status) return toExternalAccount(row);
+  // Bank validation moved it on (sandbox): a status change, announced like every other one.
+  const validated = await store.updateStatus(tx, row.id, account.status, now);
   await enqueueEvent(tx, {
     platformId: caller.platformId,
     type: "EXTERNAL_ACCOUNT.STATUS_UPDATED",

@@ -1,5 +1,5 @@
 import { type Static, Type } from "typebox";
-import { DateTime, StringEnum } from "../core/http/schemas.js";
+import { DateTime, DiscriminatedUnion, StringEnum } from "../core/http/schemas.js";
 
 const object = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
@@ -27,9 +27,47 @@ export const UsdAccountInfo = object({
   beneficiary: Beneficiary,
 });
 
+/** Wallet account types whose `address` identifies a self-custody or custodied wallet (conventions §4.1). */
+export const walletAccountTypes = [
+  "ETHEREUM_WALLET",
+  "BASE_WALLET",
+  "POLYGON_WALLET",
+  "PLASMA_WALLET",
+  "SOLANA_WALLET",
+  "BITCOIN_WALLET",
+  "TRON_WALLET",
+  "SPARK_WALLET",
+] as const;
+export type WalletAccountType = (typeof walletAccountTypes)[number];
+
+/** A crypto wallet; without `vaspName` it is self-custody. The address is checked per network in the domain. */
+export const WalletAccountInfo = object({
+  accountType: StringEnum(walletAccountTypes),
+  address: Type.String({ minLength: 1, maxLength: 200 }),
+  beneficiary: Type.Optional(Beneficiary),
+  vaspName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
+
+/** A Lightning destination: exactly one of `invoice`, `bolt12`, `lightningAddress`. */
+export const LightningAccountInfo = object({
+  accountType: StringEnum(["LIGHTNING"]),
+  invoice: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  bolt12: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  lightningAddress: Type.Optional(Type.String({ minLength: 3, maxLength: 320 })),
+  beneficiary: Type.Optional(Beneficiary),
+  vaspName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
+
+export const AccountInfo = DiscriminatedUnion("accountType", [
+  UsdAccountInfo,
+  WalletAccountInfo,
+  LightningAccountInfo,
+]);
+export type AccountInfo = Static<typeof AccountInfo>;
+
 const accountFields = {
   currency: Type.String({ pattern: "^[A-Z]{3,5}$" }),
-  accountInfo: UsdAccountInfo,
+  accountInfo: AccountInfo,
   ownershipType: Type.Optional(StringEnum(["FIRST_PARTY", "THIRD_PARTY"])),
   platformAccountId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   defaultUmaDepositAccount: Type.Optional(Type.Boolean()),

@@ -31,3 +31,34 @@ export const externalAccounts = pgTable(
       .where(sql`${t.deletedAt} IS NULL`),
   ],
 );
+
+/**
+ * Ownership-verification challenges of self-custody wallets (conventions §4.2). At most one is open per
+ * account: a new one abandons it. Liveness links are kept only as a hash of their token.
+ */
+export const ownershipChallenges = pgTable(
+  "ownership_challenges",
+  {
+    id: text("id").primaryKey(),
+    platformId: text("platform_id")
+      .notNull()
+      .references(() => platforms.id),
+    externalAccountId: text("external_account_id")
+      .notNull()
+      .references(() => externalAccounts.id),
+    method: text("method", { enum: ["WALLET_SIGNATURE", "LIVENESS"] }).notNull(),
+    /** OPEN until verified, failed, abandoned by a newer challenge, or expired when used late. */
+    state: text("state", { enum: ["OPEN", "VERIFIED", "FAILED", "ABANDONED", "EXPIRED"] }).notNull(),
+    /** WALLET_SIGNATURE: the exact message to sign. */
+    messageToSign: text("message_to_sign"),
+    /** LIVENESS: sha256 of the link's token. */
+    tokenHash: text("token_hash"),
+    expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
+    completedAt: timestamp("completed_at", { withTimezone: true, precision: 3 }),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    index("ownership_challenges_account_created_idx").on(t.externalAccountId, t.createdAt),
+    uniqueIndex("ownership_challenges_token_key").on(t.tokenHash).where(sql`${t.tokenHash} IS NOT NULL`),
+  ],
+);

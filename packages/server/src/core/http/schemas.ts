@@ -1,4 +1,4 @@
-import { Type } from "typebox";
+import { type Static, type TObject, Type } from "typebox";
 
 /** Every error response: `{code, reason, details?}` (interface "Error body"). */
 export const ErrorBody = Type.Object(
@@ -39,3 +39,16 @@ export const errorResponses = {
   409: ErrorBody,
   500: ErrorBody,
 };
+
+/**
+ * A union told apart by one property (`oneOf` + `discriminator`), so Ajv reports only the errors of the
+ * branch the property names, and an unknown value as an error on that property.
+ */
+export function DiscriminatedUnion<const T extends TObject[]>(propertyName: string, variants: [...T]) {
+  return Type.Unsafe<Static<T[number]>>({
+    type: "object",
+    required: [propertyName],
+    discriminator: { propertyName },
+    oneOf: variants,
+  });
+}

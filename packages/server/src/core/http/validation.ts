@@ -10,6 +10,7 @@ function newAjv(coerceTypes: boolean): Ajv {
     coerceTypes,
     useDefaults: true,
     removeAdditional: false,
+    discriminator: true,
   });
   for (const [name, check] of Object.entries(formats))
     ajv.addFormat(name, { type: "string", validate: check });
@@ -86,6 +87,8 @@ function toFieldError(error: ErrorObject): FieldError {
         constraint: { maxLength: Number(params.limit) },
         message: error.message ?? "is too long",
       };
+    case "discriminator":
+      return { field: join(base, String(params.tag)), message: `does not name a supported variant` };
     default:
       return { field: base, message: error.message ?? "is invalid" };
   }

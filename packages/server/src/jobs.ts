@@ -1,6 +1,7 @@
 import { cardJobHandlers } from "./cards/issuance-jobs.js";
 import { cardTransactionJobHandlers } from "./cards/transaction-jobs.js";
 import type { JobHandler } from "./core/jobs/jobs.js";
+import { livenessJobHandlers } from "./external-accounts/ownership/liveness-jobs.js";
 import { payoutJobHandlers } from "./quotes/jobs.js";
 import { webhookJobHandlers } from "./webhooks/jobs.js";
 
@@ -11,5 +12,6 @@ export function jobHandlers(): Record<string, JobHandler> {
     ...webhookJobHandlers(),
     ...cardJobHandlers(),
     ...cardTransactionJobHandlers(),
+    ...livenessJobHandlers(),
   };
 }

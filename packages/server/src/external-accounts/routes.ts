@@ -10,6 +10,8 @@ import {
   getExternalAccount,
   listExternalAccounts,
 } from "./external-accounts.js";
+import { livenessRoutes } from "./ownership/liveness-routes.js";
+import { ownershipRoutes } from "./ownership/routes.js";
 import {
   CreateCustomerExternalAccountBody,
   CreatePlatformExternalAccountBody,
@@ -107,4 +109,7 @@ export const externalAccountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = 
       return reply.code(204).send(null);
     },
   );
+
+  await app.register(ownershipRoutes, { deps });
+  await app.register(livenessRoutes, { deps });
 };

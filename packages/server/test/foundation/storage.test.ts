@@ -75,6 +75,20 @@ describe("db API: query and transaction", () => {
     expect(row).toEqual({ big: 9_000_000_000_000_000, sum: 3 });
   });
 
+  test("db.query or db.transaction inside a transaction callback fails at once (use tx), and nothing is written", async () => {
+    const id = `scope-${crypto.randomUUID()}`;
+    const inner = db.transaction(async (tx) => {
+      await tx.query("INSERT INTO counters (id, value) VALUES ($1, 1)", [id]);
+      await db.query("SELECT 1");
+    });
+    await expect(inner).rejects.toThrow("use the transaction's tx instead");
+    const nested = db.transaction(async () => db.transaction(async () => undefined));
+    await expect(nested).rejects.toThrow("use the transaction's tx instead");
+    expect(await db.query("SELECT * FROM counters WHERE id = $1", [id])).toEqual([]);
+    // After the callback the handle works again.
+    expect(await db.query<{ one: number }>("SELECT 1 AS one")).toEqual([{ one: 1 }]);
+  });
+
   test("a transaction that throws leaves nothing written", async () => {
     await expect(
       db.transaction(async (tx) => {

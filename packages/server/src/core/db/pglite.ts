@@ -1,6 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { type Db, INT8_OID, parseInt8, type Row, type TransactionOptions, type Tx } from "./db.js";
 import { beginStatement, withRetry } from "./retry.js";
+import { assertOutsideTransaction, inTransactionScope } from "./scope.js";
 
 export interface PgliteOptions {
   /** A directory for the data files; omitted means in memory. */
@@ -33,15 +34,19 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Db & { du
 
   return {
     kind: "pglite",
-    query: (text, params) => exclusive(() => rawQuery(text, params)),
-    transaction: <T>(fn: (tx: Tx) => Promise<T>, txOptions?: TransactionOptions) =>
-      withRetry(
+    query: (text, params) => {
+      assertOutsideTransaction("db.query");
+      return exclusive(() => rawQuery(text, params));
+    },
+    transaction: <T>(fn: (tx: Tx) => Promise<T>, txOptions?: TransactionOptions) => {
+      assertOutsideTransaction("db.transaction");
+      return withRetry(
         () =>
           exclusive(async () => {
             const tx: Tx = { inTransaction: true, query: rawQuery };
             await pg.exec(beginStatement(txOptions));
             try {
-              const value = await fn(tx);
+              const value = await inTransactionScope(() => fn(tx));
               await pg.exec("COMMIT");
               return value;
             } catch (error) {
@@ -50,7 +55,8 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Db & { du
             }
           }),
         txOptions,
-      ),
+      );
+    },
     ping: async () => {
       await exclusive(() => rawQuery("SELECT 1"));
     },

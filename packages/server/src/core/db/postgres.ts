@@ -1,6 +1,7 @@
 import pg from "pg";
 import { type Db, INT8_OID, parseInt8, type Row, type TransactionOptions, type Tx } from "./db.js";
 import { beginStatement, withRetry } from "./retry.js";
+import { assertOutsideTransaction, inTransactionScope } from "./scope.js";
 
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
@@ -18,10 +19,13 @@ export function openPostgres(connectionString: string, poolSize = 10): Db {
 
   return {
     kind: "postgres",
-    query: async <T extends Row>(text: string, params?: readonly unknown[]) =>
-      (await pool.query<T>(text, params ? [...params] : undefined)).rows,
-    transaction: <T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions) =>
-      withRetry(async () => {
+    query: async <T extends Row>(text: string, params?: readonly unknown[]) => {
+      assertOutsideTransaction("db.query");
+      return (await pool.query<T>(text, params ? [...params] : undefined)).rows;
+    },
+    transaction: <T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions) => {
+      assertOutsideTransaction("db.transaction");
+      return withRetry(async () => {
         const client = await pool.connect();
         let broken: Error | undefined;
         try {
@@ -32,7 +36,7 @@ export function openPostgres(connectionString: string, poolSize = 10): Db {
               (await client.query<R>(text, params ? [...params] : undefined)).rows,
           };
           try {
-            const value = await fn(tx);
+            const value = await inTransactionScope(() => fn(tx));
             await client.query("COMMIT");
             return value;
           } catch (error) {
@@ -44,7 +48,8 @@ export function openPostgres(connectionString: string, poolSize = 10): Db {
         } finally {
           client.release(broken);
         }
-      }, options),
+      }, options);
+    },
     ping: async () => {
       await pool.query("SELECT 1");
     },

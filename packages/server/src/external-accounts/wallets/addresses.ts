@@ -1,28 +1,89 @@
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { base58, bech32m } from "@scure/base";
 import type { WalletAccountType } from "../schemas.js";
+import { type BitcoinAddressKind, base58check, decodeBitcoinAddress } from "./bitcoin.js";
+import { evmAddressProblem } from "./evm.js";
+
+export type { BitcoinAddressKind } from "./bitcoin.js";
+
+function solanaAddressProblem(address: string): string | null {
+  try {
+    if (base58.decode(address).length === 32) return null;
+  } catch {
+    // falls through to the same answer as a wrong length
+  }
+  return "must be the base58 encoding of 32 bytes";
+}
+
+function bitcoinAddressProblem(address: string): string | null {
+  const decoded = decodeBitcoinAddress(address);
+  return typeof decoded === "string" ? decoded : null;
+}
+
+/** Tron: base58check of 21 bytes, the first `0x41`, the rest the account's 20-byte keccak hash. */
+export function decodeTronAddress(address: string): Uint8Array | null {
+  try {
+    const bytes = base58check.decode(address);
+    return bytes.length === 21 && bytes[0] === 0x41 ? bytes.subarray(1) : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
- * Address checks per network (conventions §4.1). Returns why an address is invalid, or null.
- * TODO(helper): EIP-55, base58 length, bech32/bech32m and base58check checksums.
+ * Spark: bech32m with hrp `spark` (mainnet, conventions §4.1) over the SparkAddress protobuf of a plain
+ * address: field 1 (`0x0a`), length 33 (`0x21`), then a compressed secp256k1 identity key that must be a
+ * curve point. Invoices (extra protobuf fields) and other networks are refused (docs/decisions.md).
  */
+function sparkAddressProblem(address: string): string | null {
+  const decoded = bech32m.decodeUnsafe(address);
+  if (decoded?.prefix !== "spark") return "must be a bech32m spark1… address";
+  const payload = bech32m.fromWordsUnsafe(decoded.words);
+  if (payload?.length !== 35 || payload[0] !== 0x0a || payload[1] !== 0x21)
+    return "must encode exactly one identity public key";
+  try {
+    secp256k1.Point.fromBytes(payload.subarray(2));
+    return null;
+  } catch {
+    return "must encode a valid secp256k1 identity public key";
+  }
+}
+
+/** Address checks per network (conventions §4.1). Returns why an address is invalid, or null. */
 export function addressProblem(accountType: WalletAccountType, address: string): string | null {
-  const checks: Record<WalletAccountType, RegExp> = {
-    ETHEREUM_WALLET: /^0x[0-9a-fA-F]{40}$/,
-    BASE_WALLET: /^0x[0-9a-fA-F]{40}$/,
-    POLYGON_WALLET: /^0x[0-9a-fA-F]{40}$/,
-    PLASMA_WALLET: /^0x[0-9a-fA-F]{40}$/,
-    SOLANA_WALLET: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/,
-    BITCOIN_WALLET: /^([13mn2][1-9A-HJ-NP-Za-km-z]{25,34}|(bc|tb)1[02-9ac-hj-np-z]{8,87})$/,
-    TRON_WALLET: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
-    SPARK_WALLET: /^spark1[02-9ac-hj-np-z]{8,120}$/,
-  };
-  return checks[accountType].test(address) ? null : `is not a valid ${accountType} address`;
+  switch (accountType) {
+    case "ETHEREUM_WALLET":
+    case "BASE_WALLET":
+    case "POLYGON_WALLET":
+    case "PLASMA_WALLET":
+      return evmAddressProblem(address);
+    case "SOLANA_WALLET":
+      return solanaAddressProblem(address);
+    case "BITCOIN_WALLET":
+      return bitcoinAddressProblem(address);
+    case "TRON_WALLET":
+      return decodeTronAddress(address) ? null : "must be a base58check T… address of 21 bytes starting 0x41";
+    case "SPARK_WALLET":
+      return sparkAddressProblem(address);
+  }
+}
+
+/** The kind of a valid Bitcoin address, null if it is not one. The challenge refuses WALLET_SIGNATURE on P2TR. */
+export function bitcoinAddressKind(address: string): BitcoinAddressKind | null {
+  const decoded = decodeBitcoinAddress(address);
+  return typeof decoded === "string" ? null : decoded.kind;
 }
 
 const evm = new Set<WalletAccountType>(["ETHEREUM_WALLET", "BASE_WALLET", "POLYGON_WALLET", "PLASMA_WALLET"]);
 
-/** What makes two wallets equivalent: the address, EVM addresses compared case-insensitively. */
+/**
+ * What makes two wallets equivalent: the address, compared case-insensitively where case carries no
+ * meaning: EVM hex (EIP-55 case is only a checksum) and bech32 (BIP-173 allows all upper case).
+ */
 export function walletIdentity(accountType: WalletAccountType, address: string): string {
-  return evm.has(accountType) ? address.toLowerCase() : address;
+  const bech32 =
+    accountType === "SPARK_WALLET" || (accountType === "BITCOIN_WALLET" && /^(bc|tb)1/i.test(address));
+  return evm.has(accountType) || bech32 ? address.toLowerCase() : address;
 }
 
 export function isEvm(accountType: string): boolean {

@@ -1,7 +1,9 @@
 import { parseArgs } from "node:util";
 import { type Static, Type } from "typebox";
 import { Value } from "typebox/value";
+import { DEFAULT_WALLET_VERIFICATION_THRESHOLD } from "./core/deps.js";
 import { API_VERSION } from "./core/http/version.js";
+import { MAX_AMOUNT } from "./core/money.js";
 
 /** `paysvc statement`: build, print and optionally confirm one monthly statement through the SDK. */
 const StatementSettings = Type.Object({
@@ -29,6 +31,8 @@ const Settings = Type.Object({
   memory: Type.Boolean(),
   logLevel: Type.Enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
   settlementLagHours: Type.Number({ minimum: 0, maximum: 24 * 30 }),
+  /** USD cents; payouts above it to wallets that are not ACTIVE need ownership verification first. */
+  walletVerificationThreshold: Type.Integer({ minimum: 0, maximum: MAX_AMOUNT }),
   platformName: Type.String({ minLength: 1 }),
   environment: Type.Enum(["SANDBOX", "PRODUCTION"]),
   statement: Type.Optional(StatementSettings),
@@ -54,6 +58,7 @@ options:
 environment:
   DATABASE_URL     postgres://… to use PostgreSQL instead of the embedded database
   PAYSVC_SETTLEMENT_LAG_HOURS  card settlement lag before a balance-changes window closes (default 72)
+  PAYSVC_WALLET_VERIFICATION_THRESHOLD  USD cents; larger payouts to wallets not ACTIVE are refused (default 100000)
   PAYSVC_URL       statement: the API base address (default http://127.0.0.1:8080/2025-10-13)
   PAYSVC_CLIENT_ID, PAYSVC_CLIENT_SECRET  statement: API token (default: <data dir>/credentials.json)
   LOG_LEVEL        fatal | error | warn | info | debug | trace | silent (default info)`;
@@ -91,6 +96,9 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Readonly<
     memory: values.memory ?? false,
     logLevel: env.LOG_LEVEL ?? "info",
     settlementLagHours: Number(env.PAYSVC_SETTLEMENT_LAG_HOURS ?? 72),
+    walletVerificationThreshold: Number(
+      env.PAYSVC_WALLET_VERIFICATION_THRESHOLD ?? DEFAULT_WALLET_VERIFICATION_THRESHOLD,
+    ),
     platformName: values.name ?? "Platform",
     environment: (values.environment ?? "SANDBOX").toUpperCase(),
     ...(command === "statement" ? { statement: statementCandidate(values, env) } : {}),

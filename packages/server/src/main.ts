@@ -65,6 +65,7 @@ async function run(settings: Settings): Promise<void> {
     mode: settings.mode,
     settlementLagMs: settings.settlementLagHours * 60 * 60 * 1000,
     webhookTimeouts: DEFAULT_WEBHOOK_TIMEOUTS,
+    walletVerificationThreshold: settings.walletVerificationThreshold,
   };
   const app = await buildApp(deps);
   const credentials =

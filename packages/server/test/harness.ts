@@ -115,6 +115,8 @@ export interface StartOptions {
   logger?: FastifyBaseLogger;
   /** Webhook sender timeouts (tests of the timeout retry shorten them). */
   webhookTimeouts?: WebhookTimeouts;
+  /** Regulatory threshold (USD cents) for payouts to wallets that are not ACTIVE; default in Deps. */
+  walletVerificationThreshold?: number;
 }
 
 /** Logs go nowhere unless TEST_LOG_LEVEL is set; tests that inspect logs pass their own logger. */
@@ -136,6 +138,9 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     mode: options.mode ?? "sandbox",
     settlementLagMs: options.settlementLagMs ?? DEFAULT_SETTLEMENT_LAG_MS,
     webhookTimeouts: options.webhookTimeouts ?? DEFAULT_WEBHOOK_TIMEOUTS,
+    ...(options.walletVerificationThreshold === undefined
+      ? {}
+      : { walletVerificationThreshold: options.walletVerificationThreshold }),
   };
   const app = await buildApp(deps);
   const jobs = new JobRunner(deps, { ...jobHandlers(), ...options.jobHandlers }, { pollMs: 50 });

@@ -18,6 +18,20 @@ export interface Deps {
   settlementLagMs: number;
   /** Webhook sender timeouts; defaults to 5 s connect / 15 s total (conventions §7.1). Tests shorten them. */
   webhookTimeouts?: WebhookTimeouts;
+  /**
+   * The regulatory threshold in USD cents: a payout above it to a wallet that is not ACTIVE is
+   * `400 EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED` (conventions §4.1). Defaults to
+   * DEFAULT_WALLET_VERIFICATION_THRESHOLD.
+   */
+  walletVerificationThreshold?: number;
+}
+
+/** Default regulatory threshold for payouts to wallets that are not ACTIVE: USD 1,000.00, in cents. */
+export const DEFAULT_WALLET_VERIFICATION_THRESHOLD = 100_000;
+
+/** The configured regulatory threshold (USD cents) for payouts to wallets that are not ACTIVE. */
+export function walletVerificationThreshold(deps: Pick<Deps, "walletVerificationThreshold">): number {
+  return deps.walletVerificationThreshold ?? DEFAULT_WALLET_VERIFICATION_THRESHOLD;
 }
 
 /** Default settlement lag: 3 days. */

@@ -1,4 +1,4 @@
-import { type Deps, nowFor } from "../core/deps.js";
+import { type Deps, nowFor, walletVerificationThreshold } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
@@ -31,7 +31,8 @@ export async function executeQuote(deps: Deps, caller: Caller, rawId: string): P
     if (now >= row.expires_at) {
       return { expired: await store.updateQuoteStatus(tx, row.id, { status: "EXPIRED", now }) };
     }
-    return { executed: toQuote(await settleQuote(tx, caller, row, now), now) };
+    const executed = await settleQuote(tx, caller, row, now, walletVerificationThreshold(deps));
+    return { executed: toQuote(executed, now) };
   });
   if ("expired" in outcome) {
     throw new ApiError("QUOTE_EXPIRED", {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Tx } from "../core/db/db.js";
 import type { JobContext, JobHandler } from "../core/jobs/jobs.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
@@ -51,11 +52,23 @@ async function save(tx: Tx, row: TransactionRow, quoteStatus: "COMPLETED" | "FAI
 const event = (tx: Tx, row: TransactionRow, type: `OUTGOING_PAYMENT.${string}`, data: unknown, now: Date) =>
   enqueueEvent(tx, { platformId: row.platform_id, type: type as "OUTGOING_PAYMENT.FAILED", data, now });
 
-/** PROCESSING → COMPLETED (settledAt, OUTGOING_PAYMENT.COMPLETED); a 005 payout also schedules its return (payload.returnAfterMs). */
+/** A sandbox on-chain transaction hash: 0x + 64 random hex digits (docs/decisions.md "Wallet payouts"). */
+const transactionHash = () => `0x${randomBytes(32).toString("hex")}`;
+
+/**
+ * PROCESSING → COMPLETED (settledAt, OUTGOING_PAYMENT.COMPLETED); a wallet payout (payload.network)
+ * also gets `destination.onChainTransaction`; a 005 payout schedules its return (payload.returnAfterMs).
+ */
 const settle: JobHandler = (context) =>
   onTransaction(context, "PROCESSING", async (tx, row, now) => {
-    const completed = { ...row, status: "COMPLETED", settled_at: now, updated_at: now };
+    const { network } = context.job.payload;
+    const destination =
+      typeof network === "string"
+        ? { ...row.destination, onChainTransaction: { transactionHash: transactionHash(), network } }
+        : row.destination;
+    const completed = { ...row, status: "COMPLETED", destination, settled_at: now, updated_at: now };
     await save(tx, completed, "COMPLETED", now);
+    if (destination !== row.destination) await store.setTransactionDestination(tx, row.id, destination);
     await event(tx, completed, "OUTGOING_PAYMENT.COMPLETED", toTransaction(completed), now);
     const returnAfterMs = context.job.payload.returnAfterMs;
     if (typeof returnAfterMs === "number") {
@@ -76,8 +89,9 @@ export async function failPayout(
   failure: { reason: string; refundFails: boolean },
   now: Date,
 ): Promise<void> {
-  const principal = row.received_amount ?? 0;
+  // sent − fees, not received_amount: a wallet payout receives another currency (payout-execute.ts).
   const fee = row.fees;
+  const principal = (row.sent_amount ?? 0) - fee;
   if (!failure.refundFails) {
     await postBalanceChanges(tx, {
       platformId: row.platform_id,

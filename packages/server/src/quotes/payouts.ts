@@ -14,13 +14,14 @@ import { checkRailCap, type PayoutRail } from "./rails.js";
 import type { AccountTransferRequest } from "./request.js";
 import { requireActive } from "./settle.js";
 import type * as store from "./store.js";
+import { newWalletQuoteRow } from "./wallet-payouts.js";
 
 /**
- * The payout destination: a USD bank account of the source account's owner (a customer's account pays
- * out only to that customer's external accounts, a platform account only to the platform's). Anything
- * else reads as unknown: `404 ACCOUNT_NOT_FOUND` (docs/decisions.md "Payouts").
+ * An external account of the source account's owner (a customer's account pays out only to that
+ * customer's external accounts, a platform account only to the platform's). Anything else reads as
+ * unknown: `404 ACCOUNT_NOT_FOUND` (docs/decisions.md "Payouts").
  */
-export async function payoutDestination(
+export async function ownedExternalAccount(
   db: Executor,
   caller: Caller,
   source: InternalAccountRow,
@@ -30,12 +31,26 @@ export async function payoutDestination(
   const external = await findExternalAccountOrThrow(db, caller, rawId, owner);
   if (external.customer_id !== source.customer_id)
     throw new ApiError("ACCOUNT_NOT_FOUND", { reason: `No external account ${rawId}.` });
-  if (external.account_type !== "USD_ACCOUNT")
-    throw new ApiError("NOT_IMPLEMENTED", {
-      reason: `Payouts to ${external.account_type} external accounts are not built yet; only USD_ACCOUNT ones are.`,
-    });
   return external;
 }
+
+/** A USD bank account of the source account's owner (the deprecated transfers use only these). */
+export async function payoutDestination(
+  db: Executor,
+  caller: Caller,
+  source: InternalAccountRow,
+  rawId: string,
+): Promise<ExternalAccountRow> {
+  const external = await ownedExternalAccount(db, caller, source, rawId);
+  if (external.account_type !== "USD_ACCOUNT") throw onlyBankAccounts(external);
+  return external;
+}
+
+/** `501`: the deprecated transfers (and callers without a wallet threshold) handle bank accounts only. */
+export const onlyBankAccounts = (external: ExternalAccountRow) =>
+  new ApiError("NOT_IMPLEMENTED", {
+    reason: `Transfers with ${external.account_type} external accounts are not built; only with USD_ACCOUNT ones (wallets receive payouts through POST /quotes).`,
+  });
 
 /** Bank validation (conventions §4.1): INACTIVE → 400 INVALID_BANK_ACCOUNT, PENDING → 409. */
 export function requireValidated(external: ExternalAccountRow): void {
@@ -58,9 +73,10 @@ function railFee(override: number | undefined, feeConfigs: RailFeeConfig[], rail
     : NO_FEE;
 }
 
+/** The common payout checks: the owner's external account (404), then the request's 400s. */
 async function payoutAccounts(tx: Tx, caller: Caller, request: AccountTransferRequest) {
   const source = await findAccountOrThrow(tx, caller, request.source.accountId);
-  const external = await payoutDestination(tx, caller, source, request.destination.accountId);
+  const external = await ownedExternalAccount(tx, caller, source, request.destination.accountId);
   if (request.source.customerId !== undefined && request.source.customerId !== source.customer_id)
     throw invalidField("source.customerId", "is not the owner of the source account");
   if (request.immediatelyExecute && source.type === "EMBEDDED_WALLET")
@@ -68,6 +84,15 @@ async function payoutAccounts(tx: Tx, caller: Caller, request: AccountTransferRe
       "immediatelyExecute",
       "cannot be true for an EMBEDDED_WALLET source, which needs a signed execute",
     );
+  return { source, external };
+}
+
+/** A bank payout's own checks: validated bank account, ACTIVE source, USD to USD. */
+function checkBankPayout(
+  request: AccountTransferRequest,
+  source: InternalAccountRow,
+  external: ExternalAccountRow,
+) {
   requireValidated(external);
   requireActive(source);
   const receiving = request.destination.currency ?? external.currency;
@@ -75,13 +100,13 @@ async function payoutAccounts(tx: Tx, caller: Caller, request: AccountTransferRe
     throw new ApiError("NOT_IMPLEMENTED", {
       reason: `Payouts from a ${source.currency} ${source.type} account to ${receiving} are not built yet; only USD to a USD bank account is.`,
     });
-  return { source, external };
 }
 
 /**
- * Prices a USD payout. No pinned rail → ACH (AUTO); ACH_SAME_DAY is only ever pinned (MANUAL). The
- * ACH_SAME_DAY per-entry cap applies to the principal sent over the rail and replaces the general
- * single-transaction maximum for that rail; above it → `400 AMOUNT_OUT_OF_RANGE`.
+ * Prices a payout. To a wallet: wallet-payouts.ts, only when `wallets` (the regulatory threshold) is
+ * given, else `501`. To a USD bank account: no pinned rail → ACH (AUTO); ACH_SAME_DAY is only ever
+ * pinned (MANUAL). The ACH_SAME_DAY per-entry cap applies to the principal sent over the rail and
+ * replaces the general single-transaction maximum for that rail; above it → `400 AMOUNT_OUT_OF_RANGE`.
  */
 export async function newPayoutQuoteRow(
   tx: Tx,
@@ -89,8 +114,15 @@ export async function newPayoutQuoteRow(
   request: AccountTransferRequest,
   feeConfigs: RailFeeConfig[],
   now: Date,
+  wallets?: { verificationThreshold: number },
 ): Promise<store.QuoteRow> {
   const { source, external } = await payoutAccounts(tx, caller, request);
+  if (external.account_type !== "USD_ACCOUNT") {
+    if (!wallets) throw onlyBankAccounts(external);
+    const threshold = wallets.verificationThreshold;
+    return newWalletQuoteRow({ caller, request, source, external, threshold, now });
+  }
+  checkBankPayout(request, source, external);
   const pinned = request.destination.paymentRail as PayoutRail | undefined;
   const rail: PayoutRail = pinned ?? "ACH";
   const price = priceTransfer({

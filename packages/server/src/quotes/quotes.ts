@@ -1,5 +1,5 @@
 import type { Executor, Tx } from "../core/db/db.js";
-import { type Deps, nowFor } from "../core/deps.js";
+import { type Deps, nowFor, walletVerificationThreshold } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
@@ -112,8 +112,8 @@ function newQuoteRow(
 }
 
 /**
- * `POST /quotes`: prices a same-currency transfer between internal accounts, or a USD payout to an
- * external bank account (payouts.ts), and stores the quote. With
+ * `POST /quotes`: prices a same-currency transfer between internal accounts, or a payout to an external
+ * bank account or stablecoin wallet (payouts.ts, wallet-payouts.ts), and stores the quote. With
  * `immediatelyExecute` it settles in the same transaction, so a failure (INSUFFICIENT_FUNDS) leaves nothing.
  */
 export async function createQuote(deps: Deps, caller: Caller, body: CreateQuoteBody): Promise<Quote> {
@@ -124,11 +124,15 @@ export async function createQuote(deps: Deps, caller: Caller, body: CreateQuoteB
     const accounts = payout ? null : await transferAccounts(tx, caller, request);
     const platform = await findPlatform(tx, caller.platformId);
     if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
+    const threshold = walletVerificationThreshold(deps);
     const row = accounts
       ? newQuoteRow(caller, request, accounts, platform.fee_configs, now)
-      : await newPayoutQuoteRow(tx, caller, request, platform.fee_configs, now);
+      : await newPayoutQuoteRow(tx, caller, request, platform.fee_configs, now, {
+          verificationThreshold: threshold,
+        });
     await store.insertQuote(tx, row);
-    return toQuote(request.immediatelyExecute ? await settleQuote(tx, caller, row, now) : row, now);
+    const executed = request.immediatelyExecute ? await settleQuote(tx, caller, row, now, threshold) : row;
+    return toQuote(executed, now);
   });
 }
 

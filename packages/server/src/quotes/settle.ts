@@ -87,19 +87,23 @@ function transferTransactions(
 }
 
 /**
- * Executes a PENDING quote inside the caller's transaction (a payout: settlePayout) (the quote row already locked or just
- * inserted): both transactions, the two balance changes (the ledger locks the accounts in id order and
- * refuses an overdraft with INSUFFICIENT_FUNDS), the quote → COMPLETED, and the payment events.
+ * Executes a PENDING quote inside the caller's transaction (the quote row already locked or just
+ * inserted). A payout goes to settlePayout, with the regulatory threshold (USD cents) for wallets that
+ * are not ACTIVE. An internal transfer: both transactions, the two balance changes (the ledger locks the
+ * accounts in id order and refuses an overdraft with INSUFFICIENT_FUNDS), the quote → COMPLETED, and
+ * the payment events.
  */
 export async function settleQuote(
   tx: Tx,
   caller: Caller,
   quote: store.QuoteRow,
   now: Date,
+  walletThreshold: number,
 ): Promise<store.QuoteRow> {
   if (quote.source_account_id === null || quote.destination_account_id === null)
     throw new Error(`quote ${quote.id} is not a transfer between internal accounts`);
-  if (parseId("ExternalAccount", quote.destination_account_id)) return settlePayout(tx, caller, quote, now);
+  if (parseId("ExternalAccount", quote.destination_account_id))
+    return settlePayout(tx, caller, quote, now, undefined, walletThreshold);
   // Plain reads: the ledger takes the account locks, in id order, so opposite transfers cannot deadlock.
   const sender = await findAccountOrThrow(tx, caller, quote.source_account_id);
   const receiver = await findAccountOrThrow(tx, caller, quote.destination_account_id);

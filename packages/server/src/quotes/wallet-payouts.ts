@@ -1,0 +1,130 @@
+import { ApiError, invalidField } from "../core/errors/api-error.js";
+import type { Caller } from "../core/http/context.js";
+import type { InternalAccountRow } from "../customers/accounts-store.js";
+import type { ExternalAccountRow } from "../external-accounts/store.js";
+import { NO_FEE, priceTransfer } from "./fees.js";
+import { maxTransactionAmount } from "./limits.js";
+import { pendingQuoteRow } from "./quote-row.js";
+import type { AccountTransferRequest } from "./request.js";
+import { requireActive } from "./settle.js";
+import type * as store from "./store.js";
+
+/** A wallet payout settles on chain this long after execution (sandbox; docs/decisions.md "Wallet payouts"). */
+export const ON_CHAIN_SETTLEMENT_MS = 10_000;
+
+/** USD-pegged stablecoins with 6 decimals: one US cent is 10,000 of their minor units, exactly. */
+const stablecoins = new Set(["USDC", "USDT", "USDB"]);
+const UNITS_PER_CENT = 10_000;
+
+/** The network an on-chain transfer to each wallet type travels on (conventions §3.4). */
+const networks: Record<string, string> = {
+  ETHEREUM_WALLET: "ETHEREUM",
+  BASE_WALLET: "BASE",
+  POLYGON_WALLET: "POLYGON",
+  PLASMA_WALLET: "PLASMA",
+  SOLANA_WALLET: "SOLANA",
+  TRON_WALLET: "TRON",
+  SPARK_WALLET: "SPARK",
+};
+
+/**
+ * The network of a wallet that can receive a payout: a stablecoin wallet. BTC wallets (Bitcoin,
+ * Lightning, Spark holding BTC) answer `501 NOT_IMPLEMENTED`, since there is no BTC pricing yet.
+ */
+export function walletNetwork(external: ExternalAccountRow): string {
+  const network = networks[external.account_type];
+  if (network === undefined || !stablecoins.has(external.currency))
+    throw new ApiError("NOT_IMPLEMENTED", {
+      reason: `Payouts to ${external.currency} ${external.account_type} external accounts are not built yet: there is no BTC pricing; only USDC, USDT and USDB wallets receive payouts.`,
+    });
+  return network;
+}
+
+/**
+ * Whether a wallet may receive a payout whose principal is `usdCents` (conventions §4.1): ACTIVE always;
+ * PENDING_OWNERSHIP_VERIFICATION up to the regulatory threshold; UNVERIFIED (a failed ownership
+ * attempt) never. Those are `400 EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED`; any other status is `409`.
+ */
+export function requireWalletPayable(
+  external: ExternalAccountRow,
+  usdCents: number,
+  threshold: number,
+): void {
+  const { id, status } = external;
+  if (status === "ACTIVE" || (status === "PENDING_OWNERSHIP_VERIFICATION" && usdCents <= threshold)) return;
+  if (status === "PENDING_OWNERSHIP_VERIFICATION")
+    throw new ApiError("EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED", {
+      reason: `A payout of ${usdCents} USD cents is above the regulatory threshold of ${threshold} USD cents for external account ${id}, which is ${status}; verify its ownership first.`,
+    });
+  if (status === "UNVERIFIED")
+    throw new ApiError("EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED", {
+      reason: `External account ${id} is UNVERIFIED after a failed ownership verification, so it receives no payouts at any amount (threshold ${threshold} USD cents); start a new challenge.`,
+    });
+  throw new ApiError("CONFLICT", {
+    reason: `External account ${id} is ${status}; it cannot receive payouts.`,
+  });
+}
+
+/** The USD principal of a quote (what reaches the wallet, before conversion), in cents. */
+export function usdPrincipal(quote: store.QuoteRow): number {
+  return quote.total_sending_amount - quote.fees_included;
+}
+
+/** 400s that need the wallet: no payment rail on chain, and the wallet's own currency only. */
+function checkWalletRequest(request: AccountTransferRequest, external: ExternalAccountRow): void {
+  if (request.destination.paymentRail !== undefined)
+    throw invalidField("destination.paymentRail", "applies only to payouts to bank accounts, not to wallets");
+  const requested = request.destination.currency;
+  if (requested !== undefined && requested !== external.currency)
+    throw invalidField(
+      "destination.currency",
+      `must be ${external.currency}, the currency of external account ${external.id}`,
+    );
+  if (request.lockedCurrencySide === "RECEIVING" && request.lockedCurrencyAmount % UNITS_PER_CENT !== 0)
+    throw invalidField(
+      "lockedCurrencyAmount",
+      `must be a multiple of ${UNITS_PER_CENT} (a whole US cent of ${external.currency}) when RECEIVING is locked`,
+    );
+}
+
+/**
+ * Prices a USD → stablecoin payout to a wallet at exchangeRate 1: the USD principal in cents times
+ * 10,000, exact. No feeConfigs entry applies (there is no on-chain rail); platformFeeOverride does.
+ * Above the regulatory threshold a wallet that is not ACTIVE is refused (requireWalletPayable).
+ */
+export function newWalletQuoteRow(input: {
+  caller: Caller;
+  request: AccountTransferRequest;
+  source: InternalAccountRow;
+  external: ExternalAccountRow;
+  threshold: number;
+  now: Date;
+}): store.QuoteRow {
+  const { request, source, external } = input;
+  walletNetwork(external);
+  checkWalletRequest(request, external);
+  requireActive(source);
+  if (source.currency !== "USD" || source.type !== "INTERNAL_FIAT")
+    throw new ApiError("NOT_IMPLEMENTED", {
+      reason: `Payouts to wallets from a ${source.currency} ${source.type} account are not built yet; only from USD INTERNAL_FIAT accounts.`,
+    });
+  const receiving = request.lockedCurrencySide === "RECEIVING";
+  const override = request.platformFeeOverride;
+  const price = priceTransfer({
+    lockedCurrencySide: request.lockedCurrencySide,
+    lockedCurrencyAmount: receiving
+      ? request.lockedCurrencyAmount / UNITS_PER_CENT
+      : request.lockedCurrencyAmount,
+    platformFee: override === undefined ? NO_FEE : { variableRateBps: 0, fixedAmount: override },
+    maxTotalSendingAmount: maxTransactionAmount("USD"),
+  });
+  requireWalletPayable(external, price.totalReceivingAmount, input.threshold);
+  return pendingQuoteRow({
+    caller: input.caller,
+    request,
+    source,
+    destination: { id: external.id, currency: external.currency, wire: {} },
+    price: { ...price, totalReceivingAmount: price.totalReceivingAmount * UNITS_PER_CENT },
+    now: input.now,
+  });
+}

@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import type { Tx } from "../../core/db/db.js";
 import { type Deps, nowFor } from "../../core/deps.js";
 import { ApiError, invalidField } from "../../core/errors/api-error.js";
 import { sha256Hex } from "../../core/hash.js";
 import type { Caller } from "../../core/http/context.js";
 import { findExternalAccountOrThrow } from "../external-accounts.js";
 import type { ExternalAccountRow } from "../store.js";
+import { bitcoinAddressKind } from "../wallets/addresses.js";
 import { moveAccount } from "./outcome.js";
 import type { OwnershipChallenge } from "./schemas.js";
 import * as store from "./store.js";
@@ -42,12 +44,12 @@ function notApplicable(account: ExternalAccountRow): string | null {
 function signsMessages(account: ExternalAccountRow): boolean {
   const address = String(account.account_info.address ?? "");
   if (account.account_type === "SPARK_WALLET") return false;
-  return !(account.account_type === "BITCOIN_WALLET" && /^(bc|tb|bcrt)1p/i.test(address));
+  return !(account.account_type === "BITCOIN_WALLET" && bitcoinAddressKind(address) === "P2TR");
 }
 
 /** 5 challenges in any 15 minutes; the next one is allowed once the oldest leaves the window. */
-async function checkReissueRate(deps: Deps, account: ExternalAccountRow, now: Date): Promise<void> {
-  const recent = await store.issuedSince(deps.db, account.id, new Date(now.getTime() - CHALLENGE_WINDOW_MS));
+async function checkReissueRate(tx: Tx, account: ExternalAccountRow, now: Date): Promise<void> {
+  const recent = await store.issuedSince(tx, account.id, new Date(now.getTime() - CHALLENGE_WINDOW_MS));
   if (recent.length < CHALLENGES_PER_WINDOW) return;
   const oldest = recent[recent.length - CHALLENGES_PER_WINDOW] ?? now;
   const seconds = Math.max(1, Math.ceil((oldest.getTime() + CHALLENGE_WINDOW_MS - now.getTime()) / 1000));
@@ -78,7 +80,7 @@ export async function startChallenge(
         `WALLET_SIGNATURE is not available for this ${account.account_type} address; use LIVENESS`,
       );
     const now = nowFor(deps, caller);
-    await checkReissueRate(deps, account, now);
+    await checkReissueRate(tx, account, now);
     await store.abandonOpenChallenges(tx, account.id, now);
     await moveAccount(tx, account, "PENDING_OWNERSHIP_VERIFICATION", now);
     const base = {

@@ -112,13 +112,8 @@ function walletAccount(
   return { identity, status, errors };
 }
 
-async function create(
-  deps: Deps,
-  caller: Caller,
-  customerId: string | null,
-  input: CreatePlatformExternalAccountBody,
-  tx: Tx,
-): Promise<ExternalAccount> {
+/** Every field rule of a new account at once (`400 INVALID_INPUT` listing them), before any lookup. */
+function checkNewAccount(caller: Caller, input: CreatePlatformExternalAccountBody): NewAccount {
   const info = input.accountInfo;
   const account =
     info.accountType === "USD_ACCOUNT" ? bankAccount(caller, input, info) : walletAccount(input, info);
@@ -127,6 +122,18 @@ async function create(
     account.errors.unshift({ field: "currency", message: `${input.currency} is not a supported currency` });
   }
   if (account.errors.length > 0) throw invalidInput(account.errors);
+  return account;
+}
+
+async function create(
+  deps: Deps,
+  caller: Caller,
+  customerId: string | null,
+  input: CreatePlatformExternalAccountBody,
+  account: NewAccount,
+  tx: Tx,
+): Promise<ExternalAccount> {
+  const info = input.accountInfo;
   const now = nowFor(deps, caller);
   const row: store.ExternalAccountRow = {
     id: newId("ExternalAccount"),
@@ -176,11 +183,12 @@ export function createCustomerExternalAccount(
   caller: Caller,
   input: CreatePlatformExternalAccountBody & { customerId: string },
 ): Promise<ExternalAccount> {
+  const { customerId, ...fields } = input;
+  const account = checkNewAccount(caller, fields);
   return mapDuplicate(() =>
     deps.db.transaction(async (tx) => {
-      const customer = await findActiveCustomerOrThrow(tx, caller, input.customerId);
-      const { customerId: _customerId, ...fields } = input;
-      return create(deps, caller, customer.id, fields, tx);
+      const customer = await findActiveCustomerOrThrow(tx, caller, customerId);
+      return create(deps, caller, customer.id, fields, account, tx);
     }),
   );
 }
@@ -191,7 +199,8 @@ export function createPlatformExternalAccount(
   caller: Caller,
   input: CreatePlatformExternalAccountBody,
 ) {
-  return mapDuplicate(() => deps.db.transaction((tx) => create(deps, caller, null, input, tx)));
+  const account = checkNewAccount(caller, input);
+  return mapDuplicate(() => deps.db.transaction((tx) => create(deps, caller, null, input, account, tx)));
 }
 
 /** Reads a live external account; unknown, deleted, foreign or malformed ids are `404 ACCOUNT_NOT_FOUND`. */

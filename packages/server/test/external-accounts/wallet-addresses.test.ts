@@ -362,3 +362,16 @@ describe("wallets: list, get, delete, and the platform twin", () => {
     expect((await server.client.delete(`/platform/external-accounts/${created.body.id}`)).status).toBe(204);
   });
 });
+
+test("check order: an invalid address is 400 INVALID_INPUT even for an unknown customer (400 before 404)", async () => {
+  const res = await server.client.post("/customers/external-accounts", {
+    customerId: "Customer:01a2031b-3af6-74b7-af52-45f72eabe452",
+    currency: "USDC",
+    accountInfo: { accountType: "ETHEREUM_WALLET", address: "0x1234" },
+  });
+  expect(res.status).toBe(400);
+  expect(res.body).toMatchObject({
+    code: "INVALID_INPUT",
+    details: { errors: [{ field: "accountInfo.address" }] },
+  });
+});

@@ -25,6 +25,7 @@ import { sandboxRoutes } from "./sandbox/routes.js";
 import { statementRoutes } from "./statements/routes.js";
 import { transactionRoutes } from "./transactions/routes.js";
 import { transferRoutes } from "./transfers/routes.js";
+import { walletAuthRoutes } from "./wallet-auth/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
 export { API_VERSION };
@@ -67,6 +68,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(quoteRoutes, { prefix, deps });
   await app.register(transferRoutes, { prefix, deps });
   await app.register(cardRoutes, { prefix, deps });
+  await app.register(walletAuthRoutes, { prefix, deps });
   await app.register(webhookRoutes, { prefix, deps });
   if (deps.mode === "sandbox") await app.register(sandboxRoutes, { prefix, deps });
 

@@ -69,6 +69,7 @@ export async function createPlatform(
       card_tokenization_2fa_config: DEFAULT_CARD_TOKENIZATION_2FA,
       max_live_cards: DEFAULT_MAX_LIVE_CARDS,
       max_live_cards_per_cardholder: null,
+      wallet_auth_config: {},
       created_at: now,
       updated_at: now,
     };

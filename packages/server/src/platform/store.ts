@@ -18,6 +18,8 @@ export interface PlatformRow {
   card_tokenization_2fa_config: CardTokenization2faConfig | null;
   max_live_cards: number;
   max_live_cards_per_cardholder: number | null;
+  /** Embedded-wallet authentication settings (docs/decisions.md "Embedded wallet authentication"). */
+  wallet_auth_config: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
 }

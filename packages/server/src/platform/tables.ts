@@ -19,6 +19,8 @@ export const platforms = pgTable("platforms", {
   maxLiveCards: integer("max_live_cards").notNull().default(1000),
   /** Live cards allowed per cardholder on a limited platform; null: no per-cardholder cap. */
   maxLiveCardsPerCardholder: integer("max_live_cards_per_cardholder"),
+  /** Embedded-wallet authentication: passkey relying party (rpId, origins) and OIDC providers. */
+  walletAuthConfig: jsonb("wallet_auth_config").notNull().default({}),
   createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
 });

@@ -1,0 +1,37 @@
+import { jobNow } from "../cards/issuance-jobs.js";
+import type { JobHandler } from "../core/jobs/jobs.js";
+import { findSignedRequest } from "./signed-requests.js";
+import { complete, RECONCILE_JOB } from "./signed-retry.js";
+
+/**
+ * The reconciler (interface "Handling a still-processing response", rule 3): a PROCESSING operation
+ * settles on its own at `ready_at`, so it is visible through GET /auth/credentials or /auth/sessions
+ * even if the client never re-sends. A wallet export's result is never stored.
+ */
+const reconcile: JobHandler = async (context) => {
+  await context.deps.db.transaction(async (tx) => {
+    const row = await findSignedRequest(
+      tx,
+      context.job.platformId,
+      String(context.job.payload.requestId),
+      true,
+    );
+    if (row?.state === "PROCESSING") {
+      const now = await jobNow(tx, context);
+      await complete(
+        tx,
+        context.deps,
+        row,
+        String(context.job.payload.signer),
+        null,
+        now,
+        row.action !== "EXPORT_WALLET",
+      );
+    }
+    await context.finish(tx);
+  });
+};
+
+export function walletAuthJobHandlers(): Record<string, JobHandler> {
+  return { [RECONCILE_JOB]: reconcile };
+}

@@ -2,6 +2,11 @@ import { RequestSender } from "./request.js";
 import { CardsResource } from "./resources/cards.js";
 import { ConfigResource } from "./resources/config.js";
 import { CustomersResource } from "./resources/customers.js";
+import {
+  type CustomerExternalAccountsResource,
+  ExternalAccountsResource,
+  type PlatformExternalAccountsResource,
+} from "./resources/external-accounts.js";
 import { InternalAccountsResource } from "./resources/internal-accounts.js";
 import { SandboxResource } from "./resources/sandbox.js";
 import { StatementsResource } from "./resources/statements.js";
@@ -41,6 +46,10 @@ function check(condition: boolean, message: string): void {
 export class PaysvcClient {
   readonly customers: CustomersResource;
   readonly internalAccounts: InternalAccountsResource;
+  /** Customers' bank accounts and wallets, and ownership verification of self-custody wallets. */
+  readonly externalAccounts: CustomerExternalAccountsResource;
+  /** The platform's own external accounts: the same methods as `externalAccounts`. */
+  readonly platformExternalAccounts: PlatformExternalAccountsResource;
   /** Virtual cards; their transactions are `type: "CARD"` rows of `transactions`. */
   readonly cards: CardsResource;
   readonly tokens: TokensResource;
@@ -77,6 +86,8 @@ export class PaysvcClient {
     });
     this.customers = new CustomersResource(sender);
     this.internalAccounts = new InternalAccountsResource(sender);
+    this.externalAccounts = new ExternalAccountsResource(sender, "customer");
+    this.platformExternalAccounts = new ExternalAccountsResource(sender, "platform");
     this.cards = new CardsResource(sender);
     this.tokens = new TokensResource(sender);
     this.config = new ConfigResource(sender);

@@ -13,12 +13,23 @@ export {
   type StatementCheck,
   StatementIntegrityError,
 } from "./errors.js";
+export type * from "./external-account-types.js";
 export { paginate } from "./pagination.js";
 export type { ApiResult, EmptyResult, RequestOptions, ResponseMeta } from "./request.js";
 export { CardsResource } from "./resources/cards.js";
 export { ConfigResource } from "./resources/config.js";
 export { CustomersResource } from "./resources/customers.js";
+export {
+  type CustomerExternalAccountsResource,
+  ExternalAccountsResource,
+  type PlatformExternalAccountsResource,
+} from "./resources/external-accounts.js";
 export { InternalAccountsResource } from "./resources/internal-accounts.js";
+export type {
+  MessageSigner,
+  VerifyOwnershipOptions,
+  WaitForLivenessOutcomeOptions,
+} from "./resources/ownership-flows.js";
 export { SandboxResource } from "./resources/sandbox.js";
 export { StatementsResource } from "./resources/statements.js";
 export { TokensResource } from "./resources/tokens.js";

@@ -4,6 +4,9 @@ import type * as auth from "../../server/src/auth/schemas.js";
 import type * as management from "../../server/src/cards/management-schemas.js";
 import type * as cards from "../../server/src/cards/schemas.js";
 import type * as customers from "../../server/src/customers/schemas.js";
+import type * as liveness from "../../server/src/external-accounts/ownership/liveness-schemas.js";
+import type * as ownership from "../../server/src/external-accounts/ownership/schemas.js";
+import type * as externalAccounts from "../../server/src/external-accounts/schemas.js";
 import type * as platform from "../../server/src/platform/schemas.js";
 import type * as sandboxCards from "../../server/src/sandbox/card-routes.js";
 import type * as statements from "../../server/src/statements/schemas.js";
@@ -47,4 +50,30 @@ test("SDK wire types equal the server's TypeBox schemas", () => {
   expectTypeOf<{ pin: string }>().toEqualTypeOf<Static<typeof management.PinAttemptBody>>();
   expectTypeOf<sdk.PinAttemptResult>().toEqualTypeOf<Static<typeof management.PinAttemptResult>>();
   expectTypeOf<sdk.CardSimulationResult>().toEqualTypeOf<Static<typeof sandboxCards.SimulationResult>>();
+  expectTypeOf<sdk.Beneficiary>().toEqualTypeOf<Static<typeof externalAccounts.Beneficiary>>();
+  expectTypeOf<sdk.UsdAccountInfo>().toEqualTypeOf<Static<typeof externalAccounts.UsdAccountInfo>>();
+  expectTypeOf<sdk.WalletAccountInfo>().toEqualTypeOf<Static<typeof externalAccounts.WalletAccountInfo>>();
+  expectTypeOf<sdk.LightningAccountInfo>().toEqualTypeOf<
+    Static<typeof externalAccounts.LightningAccountInfo>
+  >();
+  expectTypeOf<sdk.AccountInfo>().toEqualTypeOf<Static<typeof externalAccounts.AccountInfo>>();
+  expectTypeOf<sdk.WalletAccountType>().toEqualTypeOf<externalAccounts.WalletAccountType>();
+  expectTypeOf<sdk.CreateCustomerExternalAccountBody>().toEqualTypeOf<
+    Static<typeof externalAccounts.CreateCustomerExternalAccountBody>
+  >();
+  expectTypeOf<sdk.CreatePlatformExternalAccountBody>().toEqualTypeOf<
+    Static<typeof externalAccounts.CreatePlatformExternalAccountBody>
+  >();
+  expectTypeOf<sdk.ExternalAccount>().toEqualTypeOf<Static<typeof externalAccounts.ExternalAccount>>();
+  expectTypeOf<sdk.OwnershipChallengeRequest>().toEqualTypeOf<
+    Static<typeof ownership.OwnershipChallengeRequest>
+  >();
+  expectTypeOf<sdk.WalletSignatureChallenge>().toEqualTypeOf<
+    Static<typeof ownership.WalletSignatureChallenge>
+  >();
+  expectTypeOf<sdk.LivenessChallenge>().toEqualTypeOf<Static<typeof ownership.LivenessChallenge>>();
+  expectTypeOf<sdk.OwnershipChallenge>().toEqualTypeOf<Static<typeof ownership.OwnershipChallenge>>();
+  expectTypeOf<sdk.VerifyOwnershipBody>().toEqualTypeOf<Static<typeof ownership.VerifyOwnershipBody>>();
+  expectTypeOf<sdk.LivenessCaptureBody>().toEqualTypeOf<Static<typeof liveness.LivenessSessionBody>>();
+  expectTypeOf<sdk.LivenessCaptureResult>().toEqualTypeOf<Static<typeof liveness.LivenessSession>>();
 });

@@ -1,3 +1,4 @@
+import type { LivenessCaptureBody, LivenessCaptureResult } from "../external-account-types.js";
 import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
 import type {
   CardSimulationBodies,
@@ -79,5 +80,21 @@ export class SandboxResource {
       body: { pin },
       options,
     });
+  }
+
+  /**
+   * `POST /ownership/liveness/{token}/sessions` → `202`: the sandbox liveness provider's SDK path, for a
+   * LIVENESS challenge's `token` (what an app embedding the provider's SDK sends instead of opening
+   * `verificationLink`; the same outcome). `outcome` picks the provider's answer, which arrives a few
+   * seconds later (on the platform clock) as `EXTERNAL_ACCOUNT.STATUS_UPDATED`: see
+   * `externalAccounts.waitForLivenessOutcome`. The token is the credential; a second capture, or a
+   * replaced or expired challenge, is `ConflictError` `CONFLICT`; an unknown token `NotFoundError`.
+   */
+  async submitLivenessCapture(
+    token: string,
+    body: LivenessCaptureBody,
+    options?: RequestOptions,
+  ): Promise<ApiResult<LivenessCaptureResult>> {
+    return this.#sender.send("POST", path`/ownership/liveness/${token}/sessions`, { body, options });
   }
 }

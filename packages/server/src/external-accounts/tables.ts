@@ -55,6 +55,8 @@ export const ownershipChallenges = pgTable(
     tokenHash: text("token_hash"),
     expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
     completedAt: timestamp("completed_at", { withTimezone: true, precision: 3 }),
+    /** LIVENESS: when the person completed the hosted flow; the provider's answer is still to come. */
+    submittedAt: timestamp("submitted_at", { withTimezone: true, precision: 3 }),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
   },
   (t) => [

@@ -197,6 +197,21 @@ describe("start an ownership verification challenge (conventions §4.2)", () => 
     expect((await challenge(account.id)).status).toBe(201);
   });
 
+  test("a 429 is not stored under an Idempotency-Key: the same key succeeds once Retry-After has passed", async () => {
+    const account = await selfCustodyWallet(client, customerId, evmWallet().address);
+    for (let i = 0; i < 5; i++) expect((await challenge(account.id)).status).toBe(201);
+    const key = { headers: { "idempotency-key": `challenge-${account.id}` } };
+    const url = `/customers/external-accounts/${account.id}/challenge`;
+    const limited = await client.post(url, { method: "LIVENESS" }, key);
+    expect(limited.status).toBe(429);
+    const clock = await client.get<{ now: string }>("/sandbox/clock");
+    const later = new Date(Date.parse(clock.body.now) + 16 * 60 * 1000).toISOString();
+    expect((await client.post("/sandbox/clock/advance", { to: later })).status).toBe(200);
+    const retried = await client.post(url, { method: "LIVENESS" }, key);
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+  });
+
   test("unknown method -> 400 INVALID_INPUT on method, and another platform's account -> 404 ACCOUNT_NOT_FOUND", async () => {
     const account = await selfCustodyWallet(client, customerId, evmWallet().address);
     const bad = await challenge(account.id, "SELFIE");

@@ -9,7 +9,8 @@ import * as store from "./store.js";
 const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 const keyPattern = /^[\x20-\x7e]{1,255}$/;
 // 400, 401 and 403 answers are never stored (conventions §1.8): the client may fix the request and retry.
-const unstored = new Set([400, 401, 403]);
+// Nor is a 429: it says "later", and a retry after Retry-After with the same key must be able to succeed.
+const unstored = new Set([400, 401, 403, 429]);
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -14,6 +14,8 @@ export interface ChallengeRow {
   token_hash: string | null;
   expires_at: Date;
   completed_at: Date | null;
+  /** LIVENESS: the hosted flow was completed; the provider's answer is pending. */
+  submitted_at?: Date | null;
   created_at: Date;
 }
 

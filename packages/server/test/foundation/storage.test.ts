@@ -34,7 +34,8 @@ describe("migrations", () => {
   test("the migrations are drizzle-kit's generated SQL, listed in its journal", async () => {
     const migrations = await loadMigrations();
     expect(migrations.map((m) => m.name)[0]).toBe("0000_core");
-    for (const m of migrations) expect(m.sql).toMatch(/CREATE TABLE|ALTER TABLE|CREATE INDEX|UPDATE |INSERT INTO /);
+    for (const m of migrations)
+      expect(m.sql).toMatch(/CREATE TABLE|ALTER TABLE|CREATE INDEX|UPDATE |INSERT INTO /);
   });
 
   test("0007 backfills each existing change's running count in (effectiveAt, id) order", async () => {

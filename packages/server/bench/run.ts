@@ -11,6 +11,7 @@ import { createPlatform } from "../src/platform/platforms.js";
 import { cardsBench } from "./cards.js";
 import { ledgerBench } from "./ledger.js";
 import { measure } from "./measure.js";
+import { walletAuthBench } from "./wallet-auth.js";
 import { createScratchDatabase, webhooksBench } from "./webhooks.js";
 
 /** `npm run bench`: API throughput and latency, then the ledger figures (docs/benchmarks.md). */
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
     401,
   );
   await cardsBench({ base, authorization, deps });
+  await walletAuthBench({ base, authorization, db, platformId: platform.id });
   await ledgerBench({ base, origin, authorization, db, platformId: platform.id }, largeCount);
   await app.close();
   await db.close();

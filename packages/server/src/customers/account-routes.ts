@@ -3,6 +3,9 @@ import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { errorResponses, StringEnum } from "../core/http/schemas.js";
+import { SignedRetryChallenge, WalletOperationProcessing } from "../wallet-auth/schemas.js";
+import { signedHttp } from "../wallet-auth/signed-calls.js";
+import { updateInternalAccount } from "../wallet-auth/update-account.js";
 import {
   getInternalAccount,
   listCustomerInternalAccounts,
@@ -14,6 +17,12 @@ const accountFilters = {
   currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3,5}$" })),
   type: Type.Optional(StringEnum(internalAccountTypes)),
 };
+
+/** `PATCH /internal-accounts/{id}`: only `privateEnabled`, an embedded wallet setting (conventions §2.2). */
+export const UpdateInternalAccountBody = Type.Object(
+  { privateEnabled: Type.Boolean() },
+  { additionalProperties: false },
+);
 
 export const internalAccountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const tags = ["Internal accounts"];
@@ -54,5 +63,33 @@ export const internalAccountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = 
     "/internal-accounts/:accountId",
     { schema: { tags, params: AccountParams, response: { 200: InternalAccount, ...errorResponses } } },
     async (request) => getInternalAccount(deps, request.caller, request.params.accountId),
+  );
+
+  app.patch(
+    "/internal-accounts/:accountId",
+    {
+      schema: {
+        tags,
+        params: AccountParams,
+        body: UpdateInternalAccountBody,
+        response: {
+          200: Type.Union([InternalAccount, WalletOperationProcessing]),
+          202: SignedRetryChallenge,
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { accountId } = request.params;
+      const result = await updateInternalAccount(
+        deps,
+        request.caller,
+        accountId,
+        request.body,
+        signedHttp(request),
+      );
+      // The status picks the response schema (202 challenge, 200 result or PROCESSING, or an error body).
+      return reply.code(result.status).send(result.body as never);
+    },
   );
 };

@@ -7,6 +7,8 @@ import type { Caller } from "../core/http/context.js";
 import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { newId, parseId } from "../core/ids.js";
 import { isFiat, money } from "../core/money.js";
+import { newAuthMethodRow } from "../wallet-auth/credential-rows.js";
+import { insertAuthMethod } from "../wallet-auth/store.js";
 import * as store from "./accounts-store.js";
 import { findActiveCustomerOrThrow } from "./customers.js";
 import type { InternalAccount as InternalAccountSchema } from "./schemas.js";
@@ -66,6 +68,8 @@ export async function openCustomerAccounts(
     customerId: string;
     supportedCurrencies: string[];
     hasEmail: boolean;
+    /** The customer's e-mail: the embedded wallet's EMAIL_OTP credential is tied to it. */
+    email?: string;
     now: Date;
   },
 ): Promise<void> {
@@ -87,15 +91,28 @@ export async function openCustomerAccounts(
     });
   }
   if (input.supportedCurrencies.includes("USDB") && input.hasEmail) {
+    const walletId = newId("InternalAccount");
     await store.insertInternalAccount(tx, {
       ...base,
-      id: newId("InternalAccount"),
+      id: walletId,
       type: "EMBEDDED_WALLET",
       currency: "USDB",
       private_enabled: false,
       created_at: input.now,
       updated_at: input.now,
     });
+    // Authentication rule 3: the wallet starts with an EMAIL_OTP credential tied to the customer e-mail.
+    if (input.email !== undefined)
+      await insertAuthMethod(
+        tx,
+        newAuthMethodRow({
+          platformId: input.platformId,
+          accountId: walletId,
+          type: "EMAIL_OTP",
+          nickname: input.email,
+          now: input.now,
+        }),
+      );
   }
 }
 

@@ -10,6 +10,8 @@ import { newId, parseId } from "../core/ids.js";
 import { emitKycStatusChange } from "../kyc/events.js";
 import { decidingSuffix, skipPaperworkOutcome } from "../kyc/outcomes.js";
 import { findPlatform } from "../platform/store.js";
+import type { SignedHttp } from "../wallet-auth/signed-calls.js";
+import { signedCustomerUpdate } from "../wallet-auth/update-customer.js";
 import { openCustomerAccounts } from "./accounts.js";
 import { type ConsentInput, consentsOf, type DeprecatedTermsConsent } from "./agreements.js";
 import type { Customer as CustomerSchema } from "./schemas.js";
@@ -198,6 +200,7 @@ export async function createCustomer(
           customerId: id,
           supportedCurrencies: platform.supported_currencies,
           hasEmail: typeof input.email === "string",
+          ...(typeof input.email === "string" ? { email: input.email } : {}),
           now,
         });
         const customer = await loadCustomer(tx, row);
@@ -234,31 +237,53 @@ export async function getCustomer(deps: Deps, caller: Caller, rawId: string): Pr
   return loadCustomer(deps.db, await findCustomerOrThrow(deps.db, caller, rawId));
 }
 
-/** `PATCH /customers/{id}`: merges profile fields and records new consents; KYC status is not touched. */
+/** Applies a validated PATCH to a locked customer row: profile merge, identifiers, new consents. */
+export async function applyCustomerUpdate(
+  tx: Tx,
+  row: store.CustomerRow,
+  input: CustomerInput,
+  now: Date,
+): Promise<Customer> {
+  const updated: store.CustomerRow = {
+    ...row,
+    platform_customer_id: input.platformCustomerId ?? row.platform_customer_id,
+    uma_address: input.umaAddress ?? row.uma_address,
+    profile: { ...row.profile, ...pickProfile(input) },
+    updated_at: now,
+  };
+  await store.updateCustomer(tx, updated);
+  await writeConsents(tx, row.id, consentsOf(input), now);
+  return loadCustomer(tx, updated);
+}
+
+/**
+ * `PATCH /customers/{id}`: merges profile fields and records new consents; KYC status is not touched.
+ * Changing `email` or `phoneNumber` while OTP credentials are tied to it is a signed retry (§5.2):
+ * `202`, then the signed request applies it (wallet-auth/update-customer.ts).
+ */
 export async function updateCustomer(
   deps: Deps,
   caller: Caller,
   rawId: string,
   input: CustomerInput,
-): Promise<Customer> {
+  http: SignedHttp,
+): Promise<{ status: number; body: unknown }> {
   checkUmaAddress(input.umaAddress);
-  const consents = consentsOf(input);
+  consentsOf(input); // checked here too, so a bad consent is 400 before the customer's 404
   return mapConflicts(
     () =>
       deps.db.transaction(async (tx) => {
         const row = await findActiveCustomerOrThrow(tx, caller, rawId);
         checkTypeFields(row.customer_type, input);
         const now = nowFor(deps, caller);
-        const updated: store.CustomerRow = {
-          ...row,
-          platform_customer_id: input.platformCustomerId ?? row.platform_customer_id,
-          uma_address: input.umaAddress ?? row.uma_address,
-          profile: { ...row.profile, ...pickProfile(input) },
-          updated_at: now,
-        };
-        await store.updateCustomer(tx, updated);
-        await writeConsents(tx, row.id, consents, now);
-        return loadCustomer(tx, updated);
+        const signed = await signedCustomerUpdate(tx, deps, {
+          caller,
+          customer: row,
+          body: input,
+          http,
+          now,
+        });
+        return signed ?? { status: 200, body: await applyCustomerUpdate(tx, row, input, now) };
       }),
     input,
   );

@@ -3,6 +3,8 @@ import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { errorResponses, StringEnum } from "../core/http/schemas.js";
+import { SignedRetryChallenge } from "../wallet-auth/schemas.js";
+import { signedHttp } from "../wallet-auth/signed-calls.js";
 import { listAgreements } from "./agreements.js";
 import { createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from "./customers.js";
 import {
@@ -79,10 +81,21 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
         tags,
         params: CustomerParams,
         body: UpdateCustomerBody,
-        response: { 200: Customer, ...errorResponses },
+        response: { 200: Customer, 202: SignedRetryChallenge, ...errorResponses },
       },
     },
-    async (request) => updateCustomer(deps, request.caller, request.params.customerId, request.body),
+    async (request, reply) => {
+      const { customerId } = request.params;
+      const result = await updateCustomer(
+        deps,
+        request.caller,
+        customerId,
+        request.body,
+        signedHttp(request),
+      );
+      // The status picks the response schema: 200 Customer, or the 202 challenge of a signed retry.
+      return reply.code(result.status).send(result.body as never);
+    },
   );
 
   app.delete(

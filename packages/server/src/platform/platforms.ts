@@ -1,16 +1,24 @@
 import type { Static } from "typebox";
 import { insertNewToken } from "../auth/tokens.js";
+import type { Executor, Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, type FieldError, invalidInput } from "../core/errors/api-error.js";
 import type { Caller, Environment } from "../core/http/context.js";
 import { newId } from "../core/ids.js";
 import { openPlatformAccount } from "../customers/accounts.js";
+import { readWalletAuthConfig, walletAuthConfigProblems } from "../wallet-auth/auth-config-schema.js";
+import {
+  bundleSigningKey,
+  newBundleSigningKey,
+  storedBundleSigningPublicKey,
+} from "../wallet-auth/bundle-signing.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
 import type {
   CardTokenization2faConfig,
   PlatformConfig as PlatformConfigSchema,
   RailFeeConfig,
   UpdateConfigBody,
+  UpdateWalletAuthConfig,
 } from "./schemas.js";
 import * as store from "./store.js";
 
@@ -23,7 +31,25 @@ export const DEFAULT_CARD_TOKENIZATION_2FA = {
 
 export type PlatformConfig = Static<typeof PlatformConfigSchema>;
 
+/**
+ * The sandbox PROCESSING delay of signed retries (`walletAuthConfig.sandboxProcessingDelayMs`): what every
+ * signed-retry endpoint passes to `signedRetry` as `processingDelayMs`. Always 0 outside the sandbox.
+ */
+export function sandboxProcessingDelayMs(row: Pick<store.PlatformRow, "environment" | "wallet_auth_config">) {
+  const delay = row.wallet_auth_config.sandboxProcessingDelayMs;
+  return row.environment === "SANDBOX" && typeof delay === "number" ? delay : 0;
+}
+
+/** `sandboxProcessingDelayMs` of a platform read by id (inside the signed-retry transaction). */
+export async function walletProcessingDelayMs(db: Executor, platformId: string): Promise<number> {
+  const row = await store.findPlatform(db, platformId);
+  return row ? sandboxProcessingDelayMs(row) : 0;
+}
+
+/** The wire PlatformConfig; the row must already hold its bundle-signing key (see withBundleSigningKey). */
 export function toPlatformConfig(row: store.PlatformRow): PlatformConfig {
+  const bundleSigningPublicKey = storedBundleSigningPublicKey(row.wallet_auth_config);
+  if (!bundleSigningPublicKey) throw new Error(`platform ${row.id} has no bundle-signing key yet`);
   return {
     id: row.id,
     name: row.name,
@@ -36,6 +62,11 @@ export function toPlatformConfig(row: store.PlatformRow): PlatformConfig {
     cardLimits: {
       maxLiveCards: row.max_live_cards,
       maxLiveCardsPerCardholder: row.max_live_cards_per_cardholder,
+    },
+    bundleSigningPublicKey,
+    walletAuthConfig: {
+      ...readWalletAuthConfig(row.wallet_auth_config),
+      sandboxProcessingDelayMs: sandboxProcessingDelayMs(row),
     },
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -69,7 +100,7 @@ export async function createPlatform(
       card_tokenization_2fa_config: DEFAULT_CARD_TOKENIZATION_2FA,
       max_live_cards: DEFAULT_MAX_LIVE_CARDS,
       max_live_cards_per_cardholder: null,
-      wallet_auth_config: {},
+      wallet_auth_config: { bundleSigningKey: newBundleSigningKey() },
       created_at: now,
       updated_at: now,
     };
@@ -88,10 +119,20 @@ export async function createPlatform(
   });
 }
 
+/** The row with its bundle-signing key: platforms made before the key existed get theirs now. */
+async function withBundleSigningKey(tx: Tx, row: store.PlatformRow): Promise<store.PlatformRow> {
+  if (storedBundleSigningPublicKey(row.wallet_auth_config)) return row;
+  await bundleSigningKey(tx, row.id);
+  const reread = await store.findPlatform(tx, row.id);
+  if (!reread) throw new ApiError("PLATFORM_NOT_FOUND");
+  return reread;
+}
+
 export async function getConfig(deps: Deps, caller: Caller): Promise<PlatformConfig> {
   const row = await store.findPlatform(deps.db, caller.platformId);
   if (!row) throw new ApiError("PLATFORM_NOT_FOUND");
-  return toPlatformConfig(row);
+  if (storedBundleSigningPublicKey(row.wallet_auth_config)) return toPlatformConfig(row);
+  return toPlatformConfig(await deps.db.transaction((tx) => withBundleSigningKey(tx, row)));
 }
 
 /** Each rail at most once, and each entry sets a rate, a fixed amount or both. */
@@ -122,7 +163,22 @@ function checkWebhookEndpoint(endpoint: string, environment: Environment): void 
     throw invalidInput([{ field: "webhookEndpoint", message: "must be an https URL outside the sandbox" }]);
 }
 
-/** `PATCH /config`; `feeConfigs` replaces the whole list; a new webhook endpoint gets one TEST event. */
+/** Passkey origins and OIDC providers (auth-config-schema.ts); the PROCESSING delay is a sandbox testing aid. */
+function checkWalletAuthConfig(changes: UpdateWalletAuthConfig, environment: Environment): void {
+  const { sandboxProcessingDelayMs: delay, ...providers } = changes;
+  const errors = walletAuthConfigProblems(providers);
+  if (delay !== undefined && environment !== "SANDBOX")
+    errors.push({
+      field: "walletAuthConfig.sandboxProcessingDelayMs",
+      message: "can be set on sandbox platforms only",
+    });
+  if (errors.length > 0) throw invalidInput(errors);
+}
+
+/**
+ * `PATCH /config`; `feeConfigs` replaces the whole list; a new webhook endpoint gets one TEST event;
+ * `walletAuthConfig` is merged key by key into the stored settings.
+ */
 export async function updateConfig(
   deps: Deps,
   caller: Caller,
@@ -133,6 +189,7 @@ export async function updateConfig(
     const row = await store.lockPlatform(tx, caller.platformId);
     if (!row) throw new ApiError("PLATFORM_NOT_FOUND");
     if (changes.webhookEndpoint) checkWebhookEndpoint(changes.webhookEndpoint, row.environment);
+    if (changes.walletAuthConfig) checkWalletAuthConfig(changes.walletAuthConfig, row.environment);
     const supportedCurrencies = changes.supportedCurrencies && [...new Set(changes.supportedCurrencies)];
     const now = nowFor(deps, caller);
     const updated = await store.updatePlatformConfig(
@@ -143,6 +200,6 @@ export async function updateConfig(
     );
     if (updated.webhook_endpoint && updated.webhook_endpoint !== row.webhook_endpoint)
       await enqueueEvent(tx, { platformId: row.id, type: "TEST", data: {}, now });
-    return toPlatformConfig(updated);
+    return toPlatformConfig(await withBundleSigningKey(tx, updated));
   });
 }

@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { DateTime, StringEnum } from "../core/http/schemas.js";
 import { currencyCodes, MAX_AMOUNT } from "../core/money.js";
+import { WalletAuthConfig as AuthProviderConfig } from "../wallet-auth/auth-config-schema.js";
 
 /** PaymentRail (conventions §3.5). */
 export const paymentRails = [
@@ -61,6 +62,32 @@ export const CardTokenization2faConfig = Type.Object(
 );
 export type CardTokenization2faConfig = Static<typeof CardTokenization2faConfig>;
 
+/** The longest sandbox PROCESSING delay a platform may set (docs/decisions.md "Embedded wallet authentication"). */
+export const MAX_SANDBOX_PROCESSING_DELAY_MS = 60_000;
+
+const SandboxProcessingDelayMs = Type.Integer({
+  minimum: 0,
+  maximum: MAX_SANDBOX_PROCESSING_DELAY_MS,
+  description:
+    "Sandbox only: a signed retry first answers 200 PROCESSING and settles this many ms later (platform clock); 0 settles at once.",
+});
+
+/**
+ * Embedded-wallet authentication settings shown by `GET /config` (never key material): the passkey
+ * relying party and OIDC providers (wallet-auth/auth-config-schema.ts) and the sandbox PROCESSING delay.
+ */
+export const WalletAuthConfig = Type.Object({
+  ...AuthProviderConfig.properties,
+  sandboxProcessingDelayMs: SandboxProcessingDelayMs,
+});
+
+/** `PATCH /config` `walletAuthConfig`: each given key replaces the stored one; keys not given are kept. */
+export const UpdateWalletAuthConfig = Type.Object(
+  { ...AuthProviderConfig.properties, sandboxProcessingDelayMs: Type.Optional(SandboxProcessingDelayMs) },
+  { additionalProperties: false },
+);
+export type UpdateWalletAuthConfig = Static<typeof UpdateWalletAuthConfig>;
+
 export const PlatformConfig = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -76,6 +103,9 @@ export const PlatformConfig = Type.Object({
     maxLiveCards: Type.Integer(),
     maxLiveCardsPerCardholder: Type.Union([Type.Integer(), Type.Null()]),
   }),
+  /** Uncompressed P-256 key (hex) that signs every bundle paysvc returns (conventions §5.4, §7.3). */
+  bundleSigningPublicKey: Type.String(),
+  walletAuthConfig: WalletAuthConfig,
   createdAt: DateTime(),
   updatedAt: DateTime(),
 });
@@ -93,6 +123,7 @@ export const UpdateConfigBody = Type.Object(
     webhookEndpoint: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()])),
     /** Applies to cards issued afterwards; `null` turns digital-wallet tokenization off. */
     cardTokenization2faConfig: Type.Optional(Type.Union([CardTokenization2faConfig, Type.Null()])),
+    walletAuthConfig: Type.Optional(UpdateWalletAuthConfig),
   },
   { additionalProperties: false, minProperties: 1 },
 );

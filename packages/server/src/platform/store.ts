@@ -18,7 +18,10 @@ export interface PlatformRow {
   card_tokenization_2fa_config: CardTokenization2faConfig | null;
   max_live_cards: number;
   max_live_cards_per_cardholder: number | null;
-  /** Embedded-wallet authentication settings (docs/decisions.md "Embedded wallet authentication"). */
+  /**
+   * Embedded-wallet authentication settings (docs/decisions.md "Embedded wallet authentication"):
+   * `sandboxProcessingDelayMs`, the passkey/OIDC settings, and `bundleSigningKey` (never shown).
+   */
   wallet_auth_config: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
@@ -27,8 +30,9 @@ export interface PlatformRow {
 export async function insertPlatform(tx: Tx, row: PlatformRow): Promise<void> {
   await tx.query(
     `INSERT INTO platforms (id, name, environment, supported_currencies, sandbox_skip_verification_paperwork,
-       card_tokenization_2fa_config, max_live_cards, max_live_cards_per_cardholder, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10)`,
+       card_tokenization_2fa_config, max_live_cards, max_live_cards_per_cardholder, created_at, updated_at,
+       wallet_auth_config)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11::jsonb)`,
     [
       row.id,
       row.name,
@@ -40,6 +44,7 @@ export async function insertPlatform(tx: Tx, row: PlatformRow): Promise<void> {
       row.max_live_cards_per_cardholder,
       row.created_at,
       row.updated_at,
+      JSON.stringify(row.wallet_auth_config),
     ],
   );
 }
@@ -63,6 +68,8 @@ export interface ConfigChanges {
   webhookEndpoint?: string | null;
   /** `undefined` keeps it, `null` turns tokenization off. */
   cardTokenization2faConfig?: CardTokenization2faConfig | null;
+  /** Merged into `wallet_auth_config` key by key; keys not given (the bundle-signing key…) are kept. */
+  walletAuthConfig?: Record<string, unknown>;
 }
 
 export async function updatePlatformConfig(
@@ -80,7 +87,8 @@ export async function updatePlatformConfig(
        fee_configs = COALESCE($5::jsonb, fee_configs),
        updated_at = $6,
        webhook_endpoint = CASE WHEN $7::boolean THEN $8 ELSE webhook_endpoint END,
-       card_tokenization_2fa_config = CASE WHEN $9::boolean THEN $10::jsonb ELSE card_tokenization_2fa_config END
+       card_tokenization_2fa_config = CASE WHEN $9::boolean THEN $10::jsonb ELSE card_tokenization_2fa_config END,
+       wallet_auth_config = wallet_auth_config || COALESCE($11::jsonb, '{}'::jsonb)
      WHERE id = $1 RETURNING *`,
     [
       id,
@@ -93,6 +101,7 @@ export async function updatePlatformConfig(
       changes.webhookEndpoint ?? null,
       changes.cardTokenization2faConfig !== undefined,
       changes.cardTokenization2faConfig ? JSON.stringify(changes.cardTokenization2faConfig) : null,
+      changes.walletAuthConfig ? JSON.stringify(changes.walletAuthConfig) : null,
     ],
   );
   if (!row) throw new Error(`platform ${id} vanished during update`);

@@ -55,8 +55,11 @@ export interface SignedCall {
   /** Operation inputs fixed at the first call; `payloadExtra` also goes into payloadToSign. */
   context?: Record<string, unknown>;
   payloadExtra?: Record<string, unknown>;
-  /** Whether a stamp's key may sign this operation (checked after the signature verifies). */
-  allowedSigner: (publicKey: string) => Promise<boolean>;
+  /**
+   * Whether a stamp's key may sign this operation (checked after the signature verifies); the stored
+   * request is passed for signers fixed at the first call (the OTP verify's client key).
+   */
+  allowedSigner: (publicKey: string, request: store.SignedRequestRow) => Promise<boolean>;
   /** Sandbox: answer PROCESSING first and settle this many ms later (0: settle at once). */
   processingDelayMs?: number;
   /** The export's result is never stored: only the identical signed request receives it. */
@@ -155,7 +158,7 @@ const invalid = (why: string) =>
 async function checkSigner(stamp: Stamp, row: store.SignedRequestRow, call: SignedCall): Promise<void> {
   if (!stampVerifies(stamp, row.payload_to_sign))
     throw invalid("the signature does not verify over payloadToSign");
-  if (!(await call.allowedSigner(stamp.publicKey)))
+  if (!(await call.allowedSigner(stamp.publicKey, row)))
     throw invalid("the signing key is not allowed to authorize this operation");
 }
 

@@ -70,6 +70,18 @@ export async function findAuthMethod(db: Executor, platformId: string, id: strin
   return row;
 }
 
+/**
+ * A credential of the platform, revoked or not: the signed retry of an operation that already revoked it
+ * (or its re-send while PROCESSING) must still find it to answer with the operation's own result.
+ */
+export async function findAuthMethodInAnyState(db: Executor, platformId: string, id: string) {
+  const [row] = await db.query<AuthMethodRow>(
+    "SELECT * FROM auth_methods WHERE platform_id = $1 AND id = $2",
+    [platformId, id],
+  );
+  return row;
+}
+
 /** The account's live credentials, oldest first. */
 export async function listAuthMethods(db: Executor, accountId: string): Promise<AuthMethodRow[]> {
   return db.query<AuthMethodRow>(
@@ -109,6 +121,15 @@ export async function findActiveSession(db: Executor, platformId: string, id: st
   const [row] = await db.query<AuthSessionRow>(
     "SELECT * FROM auth_sessions WHERE platform_id = $1 AND id = $2 AND revoked_at IS NULL AND expires_at > $3",
     [platformId, id, now],
+  );
+  return row;
+}
+
+/** A session of the platform in any state (revoked, expired), for the signed retry that ended it. */
+export async function findSessionInAnyState(db: Executor, platformId: string, id: string, lock = false) {
+  const [row] = await db.query<AuthSessionRow>(
+    `SELECT * FROM auth_sessions WHERE platform_id = $1 AND id = $2${lock ? " FOR UPDATE" : ""}`,
+    [platformId, id],
   );
   return row;
 }

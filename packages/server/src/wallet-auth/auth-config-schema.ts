@@ -1,0 +1,162 @@
+import { type Static, Type } from "typebox";
+import type { Executor } from "../core/db/db.js";
+import type { FieldError } from "../core/errors/api-error.js";
+import { findPlatform } from "../platform/store.js";
+
+// `platforms.wallet_auth_config` (docs/decisions.md "Embedded wallet authentication"): where passkeys may be
+// used (conventions §5.6) and which OIDC providers production platforms accept (conventions §5.7).
+
+/** A DNS name: what WebAuthn accepts as an RP ID (no scheme, port, path or IP literal check beyond this). */
+const hostnamePattern =
+  "^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$";
+
+/** The WebAuthn relying party: assertions must name `rpId` and come from one of `origins` exactly. */
+export const PasskeyConfig = Type.Object(
+  {
+    rpId: Type.String({ minLength: 1, maxLength: 253, pattern: hostnamePattern }),
+    /** `https://host[:port]` (host = rpId or a subdomain of it), `http://localhost[:port]`, or `android:apk-key-hash:…`. */
+    origins: Type.Array(Type.String({ minLength: 1, maxLength: 512 }), {
+      minItems: 1,
+      maxItems: 20,
+      uniqueItems: true,
+    }),
+  },
+  { additionalProperties: false },
+);
+export type PasskeyConfig = Static<typeof PasskeyConfig>;
+
+/** An OIDC provider whose ID tokens OAUTH credentials accept: exact `iss`, allowed `aud`, its key set. */
+export const OidcProviderConfig = Type.Object(
+  {
+    issuer: Type.String({ minLength: 1, maxLength: 512 }),
+    audiences: Type.Array(Type.String({ minLength: 1, maxLength: 512 }), {
+      minItems: 1,
+      maxItems: 20,
+      uniqueItems: true,
+    }),
+    /** https (or http on a loopback host); optional for Google and Apple, whose key sets are known. */
+    jwksUri: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  },
+  { additionalProperties: false },
+);
+export type OidcProviderConfig = Static<typeof OidcProviderConfig>;
+
+/** The passkey and OIDC part of `walletAuthConfig` (`GET /config`, `PATCH /config`: each given key replaces the stored one). */
+export const WalletAuthConfig = Type.Object(
+  {
+    passkey: Type.Optional(PasskeyConfig),
+    oidcProviders: Type.Optional(Type.Array(OidcProviderConfig, { maxItems: 20 })),
+  },
+  { additionalProperties: false },
+);
+export type WalletAuthConfig = Static<typeof WalletAuthConfig>;
+
+/** Key sets of the issuers a provider entry may name without `jwksUri`. */
+export const KNOWN_JWKS_URIS: Readonly<Record<string, string>> = {
+  "https://accounts.google.com": "https://www.googleapis.com/oauth2/v3/certs",
+  "accounts.google.com": "https://www.googleapis.com/oauth2/v3/certs",
+  "https://appleid.apple.com": "https://appleid.apple.com/auth/keys",
+};
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why an origin is not acceptable for `rpId`, or undefined when it is (WebAuthn: host = rpId or below it). */
+function originProblem(origin: string, rpId: string): string | undefined {
+  if (origin.startsWith("android:apk-key-hash:"))
+    return /^android:apk-key-hash:[A-Za-z0-9_-]{43}$/.test(origin)
+      ? undefined
+      : "an Android origin is android:apk-key-hash: and the base64url SHA-256 of the signing certificate";
+  const url = parseUrl(origin);
+  if (!url || url.origin !== origin)
+    return "must be an origin: scheme://host[:port], lowercase, with no path or trailing slash";
+  if (url.protocol === "http:" && url.hostname !== "localhost")
+    return "must use https (http is allowed for localhost only)";
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "must use https";
+  if (url.hostname !== rpId && !url.hostname.endsWith(`.${rpId}`))
+    return `its host must be ${rpId} or a subdomain of it`;
+  return undefined;
+}
+
+/**
+ * The rules `PATCH /config` checks beyond the schema: origins belong to the RP ID, issuers are listed once,
+ * and every provider has a key set (given, or known for Google and Apple) served over https or loopback http.
+ */
+export function walletAuthConfigProblems(config: WalletAuthConfig): FieldError[] {
+  const errors: FieldError[] = [];
+  const passkey = config.passkey;
+  if (passkey)
+    passkey.origins.forEach((origin, i) => {
+      const problem = originProblem(origin, passkey.rpId);
+      if (problem) errors.push({ field: `walletAuthConfig.passkey.origins[${i}]`, message: problem });
+    });
+  const issuers = new Set<string>();
+  (config.oidcProviders ?? []).forEach((provider, i) => {
+    const field = `walletAuthConfig.oidcProviders[${i}]`;
+    if (issuers.has(provider.issuer))
+      errors.push({ field: `${field}.issuer`, message: `${provider.issuer} is configured more than once` });
+    issuers.add(provider.issuer);
+    if (provider.jwksUri === undefined) {
+      if (!KNOWN_JWKS_URIS[provider.issuer])
+        errors.push({ field: `${field}.jwksUri`, message: "is required for this issuer" });
+      return;
+    }
+    const url = parseUrl(provider.jwksUri);
+    if (!url || !(url.protocol === "https:" || (url.protocol === "http:" && loopbackHosts.has(url.hostname))))
+      errors.push({
+        field: `${field}.jwksUri`,
+        message: "must be an absolute https URL (http only on a loopback host)",
+      });
+  });
+  return errors;
+}
+
+/**
+ * Reads the stored jsonb defensively: `PATCH /config` validated it on the way in, so anything else here
+ * (an older shape, a hand edit) is ignored rather than trusted.
+ */
+export function readWalletAuthConfig(stored: unknown): WalletAuthConfig {
+  if (typeof stored !== "object" || stored === null) return {};
+  const raw = stored as Record<string, unknown>;
+  const config: WalletAuthConfig = {};
+  const passkey = raw.passkey as Record<string, unknown> | undefined;
+  if (
+    passkey &&
+    typeof passkey.rpId === "string" &&
+    Array.isArray(passkey.origins) &&
+    passkey.origins.every((o) => typeof o === "string")
+  )
+    config.passkey = { rpId: passkey.rpId, origins: passkey.origins as string[] };
+  if (Array.isArray(raw.oidcProviders))
+    config.oidcProviders = raw.oidcProviders.flatMap((entry: unknown) => {
+      const p = entry as Record<string, unknown> | null;
+      if (
+        !p ||
+        typeof p.issuer !== "string" ||
+        !Array.isArray(p.audiences) ||
+        !p.audiences.every((a) => typeof a === "string")
+      )
+        return [];
+      return [
+        {
+          issuer: p.issuer,
+          audiences: p.audiences as string[],
+          ...(typeof p.jwksUri === "string" ? { jwksUri: p.jwksUri } : {}),
+        },
+      ];
+    });
+  return config;
+}
+
+/** The platform's wallet-auth settings, read through `db` (the caller's transaction when it has one). */
+export async function loadWalletAuthConfig(db: Executor, platformId: string): Promise<WalletAuthConfig> {
+  const platform = await findPlatform(db, platformId);
+  return readWalletAuthConfig(platform?.wallet_auth_config);
+}

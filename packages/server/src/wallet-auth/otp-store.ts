@@ -1,0 +1,83 @@
+import type { Executor, Tx } from "../core/db/db.js";
+
+export interface OtpChallengeRow {
+  [column: string]: unknown;
+  id: string;
+  auth_method_id: string;
+  /** The HPKE target private key (hex); never logged, never returned. */
+  target_private_key: string;
+  target_public_key: string;
+  code_sha256: string;
+  failed_attempts: number;
+  state: "OPEN" | "USED" | "VOID";
+  expires_at: Date;
+  created_at: Date;
+}
+
+export async function insertOtpChallenge(tx: Tx, row: OtpChallengeRow): Promise<void> {
+  await tx.query(
+    `INSERT INTO otp_challenges (id, auth_method_id, target_private_key, target_public_key, code_sha256,
+       failed_attempts, state, expires_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      row.id,
+      row.auth_method_id,
+      row.target_private_key,
+      row.target_public_key,
+      row.code_sha256,
+      row.failed_attempts,
+      row.state,
+      row.expires_at,
+      row.created_at,
+    ],
+  );
+}
+
+/** The credential's outstanding challenge (at most one: a new one voids the older ones). */
+export async function openOtpChallenge(tx: Tx, authMethodId: string): Promise<OtpChallengeRow | undefined> {
+  const [row] = await tx.query<OtpChallengeRow>(
+    `SELECT * FROM otp_challenges WHERE auth_method_id = $1 AND state = 'OPEN'
+     ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
+    [authMethodId],
+  );
+  return row;
+}
+
+/** Voids every open challenge of the credential (a new challenge, a revocation). */
+export async function voidOtpChallenges(tx: Tx, authMethodId: string): Promise<void> {
+  await tx.query("UPDATE otp_challenges SET state = 'VOID' WHERE auth_method_id = $1 AND state = 'OPEN'", [
+    authMethodId,
+  ]);
+}
+
+/** Counts one wrong code; the challenge is void once it reaches `maxWrong`. */
+export async function countWrongCode(tx: Tx, id: string, maxWrong: number): Promise<void> {
+  await tx.query(
+    `UPDATE otp_challenges SET failed_attempts = failed_attempts + 1,
+       state = CASE WHEN failed_attempts + 1 >= $2 THEN 'VOID' ELSE state END
+     WHERE id = $1`,
+    [id, maxWrong],
+  );
+}
+
+export async function markOtpChallenge(tx: Tx, id: string, state: "USED" | "VOID"): Promise<void> {
+  await tx.query("UPDATE otp_challenges SET state = $2 WHERE id = $1", [id, state]);
+}
+
+/**
+ * Whether another live wallet of the platform already ties this e-mail (EMAIL_OTP) or phone number
+ * (SMS_OTP) to a credential of `type`, compared case-insensitively.
+ */
+export async function contactTiedElsewhere(
+  db: Executor,
+  account: { id: string; platform_id: string },
+  type: "EMAIL_OTP" | "SMS_OTP",
+  contact: string,
+): Promise<boolean> {
+  const rows = await db.query(
+    `SELECT 1 FROM auth_methods WHERE platform_id = $1 AND type = $2 AND account_id <> $3
+       AND revoked_at IS NULL AND lower(nickname) = lower($4) LIMIT 1`,
+    [account.platform_id, type, account.id, contact],
+  );
+  return rows.length > 0;
+}

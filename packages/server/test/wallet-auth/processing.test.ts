@@ -1,0 +1,249 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Credentials, startServer, type TestClient, type TestServer } from "../harness.js";
+import {
+  type Challenge,
+  platformNow,
+  type SessionKey,
+  sessionFor,
+  signedCall,
+  signedHeaders,
+  walletCustomer,
+} from "./session-fixture.js";
+
+type Account = { id: string; privateEnabled?: boolean; updatedAt: string };
+type Config = {
+  bundleSigningPublicKey: string;
+  walletAuthConfig: { sandboxProcessingDelayMs: number; passkey?: unknown };
+};
+
+// The sandbox PROCESSING delay (PATCH /config walletAuthConfig.sandboxProcessingDelayMs) lets clients test
+// interface "Handling a still-processing response" rules 1-3. PATCH /internal-accounts/{id} is the signed
+// action here because GET shows its effect; the platform's sandbox clock decides when it is ready.
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+const DELAY_MS = 20_000;
+const path = (accountId: string) => `/internal-accounts/${accountId}`;
+
+async function delayedPlatform(delayMs = DELAY_MS): Promise<{ platform: Credentials; client: TestClient }> {
+  const platform = await server.newPlatform();
+  const client = server.client.as(platform);
+  const res = await client.patch<Config>("/config", {
+    walletAuthConfig: { sandboxProcessingDelayMs: delayMs },
+  });
+  expect(res.status).toBe(200);
+  return { platform, client };
+}
+
+async function wallet(
+  client: TestClient,
+  platform: Credentials,
+): Promise<{ accountId: string; session: SessionKey }> {
+  const { accountId } = await walletCustomer(client);
+  return { accountId, session: await sessionFor(server, accountId, platform.platformId) };
+}
+
+async function advance(client: TestClient, platform: Credentials, ms: number): Promise<void> {
+  const now = await platformNow(server, platform.platformId);
+  const res = await client.post("/sandbox/clock/advance", { to: new Date(now.getTime() + ms).toISOString() });
+  expect(res.status).toBe(200);
+}
+
+async function requestRow(requestId: string) {
+  const [row] = await server.db.query<{
+    state: string;
+    completed_at: Date | null;
+    result_body: string | null;
+  }>("SELECT state, completed_at, result_body FROM signed_requests WHERE id = $1", [requestId]);
+  return row;
+}
+
+describe("walletAuthConfig.sandboxProcessingDelayMs on /config", () => {
+  test("GET /config shows walletAuthConfig with sandboxProcessingDelayMs 0 by default, and the bundle-signing key", async () => {
+    const client = server.client.as(await server.newPlatform());
+    const res = await client.get<Config>("/config");
+    expect(res.status).toBe(200);
+    expect(res.body.walletAuthConfig).toEqual({ sandboxProcessingDelayMs: 0 });
+    expect(res.body.bundleSigningPublicKey).toMatch(/^04[0-9a-f]{128}$/);
+    expect(JSON.stringify(res.body)).not.toContain("privateKey");
+  });
+
+  test("PATCH merges walletAuthConfig key by key: other settings and the bundle-signing key are kept", async () => {
+    const client = server.client.as(await server.newPlatform());
+    const before = (await client.get<Config>("/config")).body;
+    const passkey = { rpId: "wallet.example.com", origins: ["https://wallet.example.com"] };
+    expect((await client.patch("/config", { walletAuthConfig: { passkey } })).status).toBe(200);
+    const res = await client.patch<Config>("/config", {
+      walletAuthConfig: { sandboxProcessingDelayMs: 1500 },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.walletAuthConfig).toEqual({ passkey, sandboxProcessingDelayMs: 1500 });
+    expect(res.body.bundleSigningPublicKey).toBe(before.bundleSigningPublicKey);
+    expect((await client.get<Config>("/config")).body).toEqual(res.body);
+  });
+
+  test.each([[-1], [60_001], [1.5], ["10"]])(
+    "sandboxProcessingDelayMs %s is 400 INVALID_INPUT",
+    async (value) => {
+      const res = await server.client.patch("/config", {
+        walletAuthConfig: { sandboxProcessingDelayMs: value },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        code: "INVALID_INPUT",
+        details: {
+          errors: [expect.objectContaining({ field: "walletAuthConfig.sandboxProcessingDelayMs" })],
+        },
+      });
+    },
+  );
+
+  test("a production platform cannot set it: 400 INVALID_INPUT", async () => {
+    const client = server.client.as(await server.newPlatform("PRODUCTION"));
+    const res = await client.patch("/config", { walletAuthConfig: { sandboxProcessingDelayMs: 1000 } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: "INVALID_INPUT",
+      details: {
+        errors: [{ field: "walletAuthConfig.sandboxProcessingDelayMs", message: expect.any(String) }],
+      },
+    });
+    expect((await client.get<Config>("/config")).body.walletAuthConfig.sandboxProcessingDelayMs).toBe(0);
+  });
+
+  test("a platform created before the bundle-signing key existed gets one on its first GET /config", async () => {
+    const platform = await server.newPlatform();
+    await server.db.query("UPDATE platforms SET wallet_auth_config = '{}'::jsonb WHERE id = $1", [
+      platform.platformId,
+    ]);
+    const client = server.client.as(platform);
+    const first = (await client.get<Config>("/config")).body.bundleSigningPublicKey;
+    expect(first).toMatch(/^04[0-9a-f]{128}$/);
+    expect((await client.get<Config>("/config")).body.bundleSigningPublicKey).toBe(first);
+  });
+});
+
+describe("PROCESSING and its completion (interface 'Handling a still-processing response')", () => {
+  test("without a delay the signed retry settles at once", async () => {
+    const { platform, client } = await delayedPlatform(0);
+    const { accountId, session } = await wallet(client, platform);
+    const { result } = await signedCall<Account>(
+      client,
+      "PATCH",
+      path(accountId),
+      { privateEnabled: true },
+      session,
+    );
+    expect(result.status).toBe(200);
+    expect(result.body.privateEnabled).toBe(true);
+  });
+
+  test("the first signed call answers 200 PROCESSING and the identical re-send before ready answers PROCESSING again", async () => {
+    const { platform, client } = await delayedPlatform();
+    const { accountId, session } = await wallet(client, platform);
+    const call = await signedCall(client, "PATCH", path(accountId), { privateEnabled: true }, session);
+    expect(call.result.status).toBe(200);
+    expect(call.result.body).toEqual({ status: "PROCESSING", message: expect.any(String) });
+    expect((await client.get<Account>(path(accountId))).body.privateEnabled).toBe(false);
+    await advance(client, platform, DELAY_MS - 5_000);
+    const again = await client.patch(path(accountId), { privateEnabled: true }, { headers: call.headers });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: "PROCESSING" });
+    expect((await client.get<Account>(path(accountId))).body.privateEnabled).toBe(false);
+    expect((await requestRow(call.challenge.body.requestId))?.state).toBe("PROCESSING");
+  });
+
+  test("once the platform clock passes ready, the identical re-send gets the terminal result, exactly once", async () => {
+    const { platform, client } = await delayedPlatform();
+    const { accountId, session } = await wallet(client, platform);
+    const body = { privateEnabled: true };
+    // The reconciler is held back so that the client's re-send is what completes the operation.
+    await server.jobs.stop();
+    try {
+      const call = await signedCall(client, "PATCH", path(accountId), body, session);
+      expect(call.result.body).toMatchObject({ status: "PROCESSING" });
+      await advance(client, platform, DELAY_MS + 1_000);
+      const settled = await client.patch<Account>(path(accountId), body, { headers: call.headers });
+      expect(settled.status).toBe(200);
+      expect(settled.body).toMatchObject({ id: accountId, privateEnabled: true });
+      const row = await requestRow(call.challenge.body.requestId);
+      expect(row?.state).toBe("COMPLETED");
+      // The reconciler then finds it settled and changes nothing.
+      await server.jobs.runDue();
+      expect(await requestRow(call.challenge.body.requestId)).toEqual(row);
+      // Flip it back with a new operation: re-sending the first one replays its answer, never runs it again.
+      await client.patch("/config", { walletAuthConfig: { sandboxProcessingDelayMs: 0 } });
+      const off = await signedCall<Account>(
+        client,
+        "PATCH",
+        path(accountId),
+        { privateEnabled: false },
+        session,
+      );
+      expect(off.result.body.privateEnabled).toBe(false);
+      const replay = await client.patch<Account>(path(accountId), body, { headers: call.headers });
+      expect(replay.status).toBe(200);
+      expect(replay.body).toEqual(settled.body);
+      expect((await client.get<Account>(path(accountId))).body.privateEnabled).toBe(false);
+    } finally {
+      server.jobs.start();
+    }
+  });
+
+  test("a different signature on the requestId of a PROCESSING operation is 401 WALLET_SIGNATURE_INVALID", async () => {
+    const { platform, client } = await delayedPlatform();
+    const { accountId, session } = await wallet(client, platform);
+    const body = { privateEnabled: true };
+    const call = await signedCall(client, "PATCH", path(accountId), body, session);
+    expect(call.result.body).toMatchObject({ status: "PROCESSING" });
+    const other = await sessionFor(server, accountId, platform.platformId);
+    const res = await client.patch(path(accountId), body, {
+      headers: await signedHeaders(other, call.challenge.body as Challenge),
+    });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ code: "WALLET_SIGNATURE_INVALID" });
+    // The original identical request is still the one that completes it.
+    await advance(client, platform, DELAY_MS + 1_000);
+    const settled = await client.patch<Account>(path(accountId), body, { headers: call.headers });
+    expect(settled.body).toMatchObject({ privateEnabled: true });
+  });
+
+  test("the reconciler completes it on its own when the client never re-sends, visible through GET", async () => {
+    const { platform, client } = await delayedPlatform();
+    const { accountId, session } = await wallet(client, platform);
+    const body = { privateEnabled: true };
+    const call = await signedCall(client, "PATCH", path(accountId), body, session);
+    expect(call.result.body).toMatchObject({ status: "PROCESSING" });
+    await server.jobs.runDue();
+    expect((await client.get<Account>(path(accountId))).body.privateEnabled).toBe(false);
+    await advance(client, platform, DELAY_MS + 1_000);
+    await server.jobs.runDue();
+    const account = (await client.get<Account>(path(accountId))).body;
+    expect(account.privateEnabled).toBe(true);
+    expect((await requestRow(call.challenge.body.requestId))?.state).toBe("COMPLETED");
+    // A later identical re-send gets the result the reconciler reached.
+    const resent = await client.patch<Account>(path(accountId), body, { headers: call.headers });
+    expect(resent.status).toBe(200);
+    expect(resent.body).toEqual(account);
+  });
+
+  test("PATCH /customers never answers PROCESSING: the interface does not list it", async () => {
+    const { platform, client } = await delayedPlatform();
+    const { customerId, accountId } = await walletCustomer(client);
+    const session = await sessionFor(server, accountId, platform.platformId);
+    const email = `p${Math.random().toString(36).slice(2, 10)}@example.com`;
+    const { result } = await signedCall<{ email: string }>(
+      client,
+      "PATCH",
+      `/customers/${customerId}`,
+      { email },
+      session,
+    );
+    expect(result.status).toBe(200);
+    expect(result.body.email).toBe(email);
+  });
+});

@@ -150,6 +150,16 @@ export interface PlatformConfig {
   cardTokenization2faConfig: CardTokenization2faConfig | null;
   /** Live-card caps; set by the service operator. */
   cardLimits: { maxLiveCards: number; maxLiveCardsPerCardholder: number | null };
+  /** Uncompressed P-256 key (hex) that signs every bundle paysvc returns (`dangerouslyOverrideSignerPublicKey`). */
+  bundleSigningPublicKey: string;
+  walletAuthConfig: {
+    /** Embedded-wallet passkeys: assertions must name `rpId` and come from one of `origins`. */
+    passkey?: { rpId: string; origins: string[] };
+    /** OIDC providers whose ID tokens OAUTH credentials accept. */
+    oidcProviders?: { issuer: string; audiences: string[]; jwksUri?: string }[];
+    /** Sandbox only: signed retries answer PROCESSING first and settle this many ms later. */
+    sandboxProcessingDelayMs: number;
+  };
   createdAt: string;
   updatedAt: string;
 }
@@ -170,6 +180,14 @@ export interface UpdateConfigBody {
   webhookEndpoint?: string | null;
   /** Applies to cards issued afterwards; `null` turns digital-wallet tokenization off. */
   cardTokenization2faConfig?: CardTokenization2faConfig | null;
+  /** Each given key replaces the stored one, others are kept. `sandboxProcessingDelayMs`: 0–60,000, sandbox only. */
+  walletAuthConfig?: {
+    /** Embedded-wallet passkeys: assertions must name `rpId` and come from one of `origins`. */
+    passkey?: { rpId: string; origins: string[] };
+    /** OIDC providers whose ID tokens OAUTH credentials accept. */
+    oidcProviders?: { issuer: string; audiences: string[]; jwksUri?: string }[];
+    sandboxProcessingDelayMs?: number;
+  };
 }
 
 /** PaymentRail (conventions §3.5). */

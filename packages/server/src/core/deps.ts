@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import type { OtpSender } from "../wallet-auth/otp-sender.js";
 import type { WebhookTimeouts } from "../webhooks/sender.js";
 import { type Clock, offsetClock } from "./clock.js";
 import type { Db } from "./db/db.js";
@@ -18,6 +19,8 @@ export interface Deps {
   settlementLagMs: number;
   /** Webhook sender timeouts; defaults to 5 s connect / 15 s total (conventions §7.1). Tests shorten them. */
   webhookTimeouts?: WebhookTimeouts;
+  /** Delivers production OTP codes; defaults to a log line (docs/decisions.md "Embedded wallet authentication"). */
+  otpSender?: OtpSender;
   /**
    * The regulatory threshold in USD cents: a payout above it to a wallet that is not ACTIVE is
    * `400 EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED` (conventions §4.1). Defaults to

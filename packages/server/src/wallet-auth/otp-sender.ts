@@ -44,15 +44,7 @@ export function consoleOtpSender(logger: FastifyBaseLogger): OtpSender {
   };
 }
 
-// The sender belongs to one app instance (its Deps); tests install a capturing one on their server.
-const senders = new WeakMap<Deps, OtpSender>();
-
-/** Installs the OTP sender of the app built with `deps` (main.ts or a test). */
-export function useOtpSender(deps: Deps, sender: OtpSender): void {
-  senders.set(deps, sender);
-}
-
-/** The sender installed for `deps`, or the console sender. */
+/** The sender of this app (`Deps.otpSender`), or the console sender. */
 export function otpSenderFor(deps: Deps): OtpSender {
-  return senders.get(deps) ?? consoleOtpSender(deps.logger);
+  return deps.otpSender ?? consoleOtpSender(deps.logger);
 }

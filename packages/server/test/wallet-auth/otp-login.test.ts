@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ControlledClock } from "../../src/core/clock.js";
 import { canonicalJson, sha256Hex } from "../../src/core/hash.js";
 import { hpkeSeal } from "../../src/core/hpke.js";
-import { type OtpMessage, useOtpSender } from "../../src/wallet-auth/otp-sender.js";
+import type { OtpMessage } from "../../src/wallet-auth/otp-sender.js";
 import { startServer, type TestClient, type TestServer, testLogger } from "../harness.js";
 import {
   type AuthMethodBody,
@@ -185,7 +185,7 @@ describe("flows 6, 7, 8 and 10 for EMAIL_OTP", () => {
 
   test("flow 7 (production): each challenge sends a fresh random 6-digit code; the older code is refused and the newest accepted", async () => {
     const sent: OtpMessage[] = [];
-    useOtpSender(server.deps, { send: async (message) => void sent.push(message) });
+    server.deps.otpSender = { send: async (message) => void sent.push(message) };
     const production = client.as(await server.newPlatform("PRODUCTION"));
     const wallet = await newWalletCustomer(production);
     const first = await challenge(production, wallet.emailOtp.id);
@@ -524,7 +524,7 @@ describe("OTP verify errors (conventions §5.8)", () => {
   test("sandbox: nothing is sent and neither the code nor the target private key is ever logged", async () => {
     const c = clocked.client;
     const sent: OtpMessage[] = [];
-    useOtpSender(clocked.deps, { send: async (message) => void sent.push(message) });
+    clocked.deps.otpSender = { send: async (message) => void sent.push(message) };
     const wallet = await newWalletCustomer(c);
     await otpLogin(c, wallet.emailOtp.id);
     expect(sent).toEqual([]);

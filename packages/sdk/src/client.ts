@@ -12,6 +12,7 @@ import { SandboxResource } from "./resources/sandbox.js";
 import { StatementsResource } from "./resources/statements.js";
 import { TokensResource } from "./resources/tokens.js";
 import { TransactionsResource } from "./resources/transactions.js";
+import { WalletResource } from "./wallet/resource.js";
 import { WebhooksResource } from "./webhooks/resource.js";
 
 export interface PaysvcClientOptions {
@@ -59,6 +60,8 @@ export class PaysvcClient {
   readonly sandbox: SandboxResource;
   /** Webhook verification (JWKS cached), the delivery log and re-send. */
   readonly webhooks: WebhooksResource;
+  /** Embedded wallet authentication: logins, credentials, sessions, export and any signed action (`signedRetry`). */
+  readonly wallet: WalletResource;
 
   constructor(options: PaysvcClientOptions) {
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -95,5 +98,6 @@ export class PaysvcClient {
     this.statements = new StatementsResource(sender, this.internalAccounts, this.transactions);
     this.sandbox = new SandboxResource(sender);
     this.webhooks = new WebhooksResource(sender);
+    this.wallet = new WalletResource(sender);
   }
 }

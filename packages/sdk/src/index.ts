@@ -51,6 +51,35 @@ export {
 } from "./statements/statement.js";
 export type * from "./types.js";
 export {
+  type DecryptExportBundleInput,
+  decryptExportBundle,
+  decryptSessionSigningKey,
+  type EncryptOtpBundleInput,
+  encryptOtpBundle,
+  generateKeyPair,
+  keyPairFromPrivateKey,
+  oidcNonce,
+  type SigningKey,
+  stamp,
+  type WalletKeyPair,
+} from "./wallet/crypto.js";
+export { type WalletCryptoCheck, WalletCryptoError } from "./wallet/errors.js";
+export {
+  type ExportedMnemonic,
+  type NewCredential,
+  type OAuthLoginInput,
+  type OtpLoginInput,
+  type PasskeyLoginInput,
+  type WalletLogin,
+  WalletResource,
+} from "./wallet/resource.js";
+export {
+  isExpiredChallenge,
+  type SignedRequest,
+  type SignedRetryOptions,
+} from "./wallet/signed-retry.js";
+export type * from "./wallet/types.js";
+export {
   type ConsumeResult,
   type ConsumerStore,
   isNewer,

@@ -87,6 +87,13 @@ function idempotencyKey(given: string | undefined): string {
   return given;
 }
 
+/** Extra headers by lowercase name, so they cannot shadow the sender's own (`authorization`, …) by case. */
+function lowercaseKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) out[name.toLowerCase()] = value;
+  return out;
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function parseBody(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -96,6 +103,21 @@ function parseBody(text: string): { ok: true; value: unknown } | { ok: false } {
   } catch {
     return { ok: false };
   }
+}
+
+/** What `send` sends besides the method and path. */
+export interface SendInput {
+  query?: object;
+  body?: unknown;
+  options?: RequestOptions | undefined;
+  /** Extra request headers (a signed retry's `Service-Wallet-Signature` and `Request-Id`). */
+  headers?: Record<string, string>;
+  /**
+   * An embedded-wallet authentication call (conventions §1.8, §5.3): no `Idempotency-Key` is sent, since
+   * signed-retry endpoints take none, and the call counts as safe to repeat, since the service correlates an
+   * identical request with the same operation.
+   */
+  walletAuth?: boolean;
 }
 
 interface Attempt {
@@ -125,16 +147,18 @@ export class RequestSender {
   async send<T extends object>(
     method: HttpMethod,
     resourcePath: string,
-    input: { query?: object; body?: unknown; options?: RequestOptions | undefined } = {},
+    input: SendInput = {},
   ): Promise<ApiResult<T>> {
     const options = input.options ?? {};
     const headers: Record<string, string> = {
+      ...lowercaseKeys(input.headers),
       accept: "application/json",
       authorization: this.#authorization,
     };
     if (input.body !== undefined) headers["content-type"] = "application/json";
     // One key per call, shared by its retries, so the server can recognise a repeat (conventions §1.8).
-    if (method === "POST") headers["idempotency-key"] = idempotencyKey(options.idempotencyKey);
+    if (method === "POST" && !input.walletAuth)
+      headers["idempotency-key"] = idempotencyKey(options.idempotencyKey);
     const attempt: Attempt = {
       method,
       url: `${this.#config.baseUrl}${resourcePath}${queryString(input.query)}`,
@@ -142,7 +166,11 @@ export class RequestSender {
       payload: input.body === undefined ? undefined : JSON.stringify(input.body),
       timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
     };
-    const safeToRepeat = method === "GET" || method === "DELETE" || headers["idempotency-key"] !== undefined;
+    const safeToRepeat =
+      method === "GET" ||
+      method === "DELETE" ||
+      input.walletAuth === true ||
+      headers["idempotency-key"] !== undefined;
     const maxRetries = options.maxRetries ?? this.#config.maxRetries;
     for (let retries = 0; ; retries++) {
       const outcome = await this.#attempt<T>(attempt);

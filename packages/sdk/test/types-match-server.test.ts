@@ -77,3 +77,29 @@ test("SDK wire types equal the server's TypeBox schemas", () => {
   expectTypeOf<sdk.LivenessCaptureBody>().toEqualTypeOf<Static<typeof liveness.LivenessSessionBody>>();
   expectTypeOf<sdk.LivenessCaptureResult>().toEqualTypeOf<Static<typeof liveness.LivenessSession>>();
 });
+
+// Embedded wallet authentication (conventions §5.1, §5.2). Inline `import()` types keep this block append-only.
+type WalletSchemas = typeof import("../../server/src/wallet-auth/schemas.js");
+type CredentialSchemas = typeof import("../../server/src/wallet-auth/credential-schemas.js");
+type ExportSchemas = typeof import("../../server/src/wallet-auth/export-routes.js");
+type AccountRoutes = typeof import("../../server/src/customers/account-routes.js");
+
+test("SDK wallet wire types equal the server's TypeBox schemas", () => {
+  expectTypeOf<sdk.AuthMethod>().toEqualTypeOf<Static<WalletSchemas["AuthMethod"]>>();
+  expectTypeOf<sdk.AuthSession>().toEqualTypeOf<Static<WalletSchemas["AuthSession"]>>();
+  expectTypeOf<sdk.SignedRetryChallenge>().toEqualTypeOf<Static<WalletSchemas["SignedRetryChallenge"]>>();
+  expectTypeOf<sdk.WalletOperationProcessing>().toEqualTypeOf<
+    Static<WalletSchemas["WalletOperationProcessing"]>
+  >();
+  expectTypeOf<sdk.CredentialType>().toEqualTypeOf<WalletSchemas["credentialTypes"][number]>();
+  expectTypeOf<sdk.CreateCredentialBody>().toEqualTypeOf<Static<CredentialSchemas["CreateCredentialBody"]>>();
+  expectTypeOf<sdk.ChallengeCredentialBody>().toEqualTypeOf<Static<CredentialSchemas["ChallengeBody"]>>();
+  expectTypeOf<sdk.VerifyCredentialBody>().toEqualTypeOf<Static<CredentialSchemas["VerifyCredentialBody"]>>();
+  expectTypeOf<sdk.PasskeyAuthChallenge>().toEqualTypeOf<Static<CredentialSchemas["PasskeyAuthChallenge"]>>();
+  expectTypeOf<sdk.RefreshSessionBody>().toEqualTypeOf<Static<CredentialSchemas["RefreshSessionBody"]>>();
+  expectTypeOf<sdk.ExportWalletBody>().toEqualTypeOf<Static<ExportSchemas["ExportWalletBody"]>>();
+  expectTypeOf<sdk.ExportedWallet>().toEqualTypeOf<Static<ExportSchemas["ExportedWallet"]>>();
+  expectTypeOf<sdk.UpdateInternalAccountBody>().toEqualTypeOf<
+    Static<AccountRoutes["UpdateInternalAccountBody"]>
+  >();
+});

@@ -6,6 +6,7 @@ import { cardRoutes } from "./cards/routes.js";
 import type { Deps } from "./core/deps.js";
 import { registerAuth } from "./core/http/auth-hook.js";
 import { registerBodyRules } from "./core/http/body.js";
+import { clientErrorHandler, frameworkErrorHandler } from "./core/http/client-errors.js";
 import "./core/http/context.js";
 import { registerErrorHandler } from "./core/http/error-handler.js";
 import { registerHealth } from "./core/http/health.js";
@@ -38,7 +39,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     bodyLimit: 2 * 1024 * 1024,
     forceCloseConnections: "idle",
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Path parameters are checked by each route (an overlong id is that resource's 404), so the router's
+    // own 100-character cap, which answers outside the error contract, is lifted to the URL size limit.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
+    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -23,6 +23,27 @@ const bodyAjv = newAjv(false);
 const textAjv = newAjv(true);
 const compiled = new WeakMap<object, ValidateFunction>();
 
+/** Where a value holds U+0000: neither PostgreSQL text nor jsonb can store it, so it is refused as input. */
+function nulPath(value: unknown, path: string): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = nulPath(item, `${path}/${i}`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const found = key.includes("\u0000")
+        ? `${path}/${key}`
+        : nulPath(item, `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
 /** Fastify validator compiler: strict JSON for bodies, coercing for querystring, params and headers. */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === "body" ? bodyAjv : textAjv;
@@ -30,7 +51,28 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const cached = httpPart === "body" ? compiled.get(key) : undefined;
   const validate = cached ?? ajv.compile(key);
   if (httpPart === "body") compiled.set(key, validate);
-  return validate;
+  if (httpPart === "headers") return validate;
+  const checked = ((data: unknown) => {
+    if (!validate(data)) {
+      checked.errors = validate.errors;
+      return false;
+    }
+    const at = nulPath(data, "");
+    checked.errors =
+      at === null
+        ? null
+        : [
+            {
+              instancePath: at,
+              schemaPath: "#",
+              keyword: "nul",
+              params: {},
+              message: "must not contain the NUL character (U+0000)",
+            },
+          ];
+    return at === null;
+  }) as ValidateFunction;
+  return checked;
 };
 
 function pathOf(instancePath: string): string {

@@ -22,29 +22,21 @@ export interface OtpSender {
 }
 
 /**
- * The default sender: one log line holding the code, for self-hosted installs without an e-mail or SMS
- * provider. It is only reached for production platforms, so sandbox codes are never logged.
+ * The default when no sender is configured: a warning that a code was not delivered. The code itself is
+ * never written to the log (a log is not a secure channel); sandbox platforms need no sender (`000000`).
  */
-export function consoleOtpSender(logger: FastifyBaseLogger): OtpSender {
+export function unconfiguredOtpSender(logger: FastifyBaseLogger): OtpSender {
   return {
     send: async (message) => {
-      logger.info(
-        {
-          otpDelivery: {
-            channel: message.channel,
-            to: message.to,
-            authMethodId: message.authMethodId,
-            code: message.code,
-            expiresAt: message.expiresAt.toISOString(),
-          },
-        },
-        "OTP code (console sender: configure an e-mail/SMS sender for real delivery)",
+      logger.warn(
+        { otpDelivery: { channel: message.channel, authMethodId: message.authMethodId } },
+        "OTP code not delivered: no e-mail/SMS sender is configured (Deps.otpSender)",
       );
     },
   };
 }
 
-/** The sender of this app (`Deps.otpSender`), or the console sender. */
+/** The sender of this app (`Deps.otpSender`), or the unconfigured one. */
 export function otpSenderFor(deps: Deps): OtpSender {
-  return deps.otpSender ?? consoleOtpSender(deps.logger);
+  return deps.otpSender ?? unconfiguredOtpSender(deps.logger);
 }

@@ -1,0 +1,702 @@
+import fc from "fast-check";
+import { catalogue, isErrorCode } from "../src/core/errors/catalogue.js";
+
+/**
+ * Issue 9 part 1: requests generated from the service's own OpenAPI document (fast-check arbitraries
+ * from each operation's JSON schemas, plus hostile mutations), with invariants checked on every answer.
+ * Shared by `npm run fuzz` (fuzz/run.ts) and the CI test (test/reliability/fuzz.test.ts).
+ */
+
+export interface FuzzCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface FuzzTarget {
+  /** The server origin (health check), e.g. http://127.0.0.1:1234. */
+  origin: string;
+  /** The versioned base URL the OpenAPI paths are relative to. */
+  baseUrl: string;
+  primary: FuzzCredentials;
+  /** A second platform's credentials, used for some requests (tenancy). */
+  secondary: FuzzCredentials;
+}
+
+export interface FuzzOptions {
+  requests: number;
+  seed: number;
+  concurrency?: number;
+}
+
+export interface FuzzRequest {
+  operation: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface Violation {
+  rule: string;
+  request: FuzzRequest;
+  status: number;
+  response: string;
+}
+
+export interface FuzzResult {
+  seed: number;
+  sent: number;
+  operations: number;
+  byStatus: Record<string, number>;
+  byCode: Record<string, number>;
+  violations: Violation[];
+  healthy: boolean;
+  ms: number;
+}
+
+type Schema = Record<string, unknown>;
+
+interface Parameter {
+  in: string;
+  name: string;
+  required?: boolean;
+  schema: Schema;
+}
+
+interface Operation {
+  method: string;
+  path: string;
+  parameters: Parameter[];
+  body?: Schema;
+  bodyRequired: boolean;
+}
+
+// --- the OpenAPI document -> operations --------------------------------------------------------------
+
+export async function loadOperations(baseUrl: string): Promise<Operation[]> {
+  const res = await fetch(`${baseUrl}/openapi.json`);
+  if (res.status !== 200) throw new Error(`GET openapi.json -> ${res.status}`);
+  const doc = (await res.json()) as {
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+  };
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const requestBody = op.requestBody as
+        | { required?: boolean; content?: Record<string, { schema?: Schema }> }
+        | undefined;
+      const body = requestBody?.content?.["application/json"]?.schema;
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        parameters: (op.parameters as Parameter[] | undefined) ?? [],
+        ...(body ? { body } : {}),
+        bodyRequired: requestBody?.required === true,
+      });
+    }
+  }
+  return operations;
+}
+
+// --- real ids the requests can use -------------------------------------------------------------------
+
+export interface Fixtures {
+  /** Real ids of the primary platform (customer, its accounts, a card, ...). */
+  ids: string[];
+  /** Real ids a DELETE may remove without hurting the run (a spare token, a spare customer). */
+  disposable: string[];
+}
+
+async function call(
+  baseUrl: string,
+  auth: FuzzCredentials,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: basic(auth),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** A KYC-approved customer, its accounts (one funded), a card and a transaction on the primary platform. */
+export async function seedFixtures(target: FuzzTarget): Promise<Fixtures> {
+  const { baseUrl, primary } = target;
+  const ids: string[] = [];
+  const must = async (method: string, path: string, body?: unknown, ok = [200, 201]) => {
+    const res = await call(baseUrl, primary, method, path, body);
+    if (!ok.includes(res.status)) throw new Error(`fixture ${method} ${path} -> ${res.status}`);
+    return res.body;
+  };
+  await must("PATCH", "/config", { sandboxSkipVerificationPaperwork: true });
+  const customer = await must("POST", "/customers", {
+    customerType: "INDIVIDUAL",
+    fullName: "Fuzz Holder",
+    email: "fuzz@example.com",
+  });
+  const customerId = String(customer.id);
+  ids.push(customerId);
+  const accounts = (await must("GET", `/customers/internal-accounts?customerId=${customerId}`)) as {
+    data: { id: string; type: string; currency?: string }[];
+  };
+  for (const a of accounts.data) ids.push(a.id);
+  const usd = accounts.data.find((a) => a.type === "INTERNAL_FIAT")?.id;
+  if (usd) {
+    await must("POST", `/sandbox/internal-accounts/${usd}/fund`, { amount: 1_000_000 });
+    const card = await must("POST", "/cards", {
+      cardholderId: customerId,
+      form: "VIRTUAL",
+      fundingSources: [usd],
+    });
+    ids.push(String(card.id));
+  }
+  const txs = (await must("GET", "/transactions?limit=5")) as { data?: { id: string }[] };
+  for (const t of txs.data ?? []) ids.push(t.id);
+  // Never the primary token's id: a DELETE /tokens/{id} on it would turn the rest of the run into 401s.
+  const spareToken = await must("POST", "/tokens", { name: "fuzz spare", permissions: ["VIEW"] });
+  const spareCustomer = await must("POST", "/customers", { customerType: "BUSINESS" });
+  const disposable = [String(spareToken.id), String(spareCustomer.id)];
+  return { ids: [...ids, ...disposable], disposable };
+}
+
+// --- arbitraries -------------------------------------------------------------------------------------
+
+const hugeString = fc.constantFrom(10_000, 70_000).map((n) => "x".repeat(n));
+const unicode = fc.constantFrom(
+  "ü",
+  "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+  "\u0000",
+  "\u202e",
+  "😀😀",
+  "\ud800",
+  "'; DROP TABLE customers; --",
+  "<script>",
+  "%00",
+  "../../../etc/passwd",
+  "null",
+  "-1",
+  "1e309",
+  " ",
+);
+const nastyString = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  unicode,
+  hugeString,
+);
+const nastyNumber = fc.oneof(
+  fc.constantFrom(
+    -1,
+    0,
+    1.5,
+    Number.MAX_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER + 2,
+    1e308,
+    -1e308,
+    9_000_000_000_000_001,
+  ),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
+const wrongType: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  nastyNumber,
+  nastyString,
+  fc.constant([]),
+  fc.constant({}),
+  fc.array(fc.string(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
+);
+
+const malformedId = fc.oneof(
+  fc.constantFrom(
+    "Customer:00000000-0000-0000-0000-000000000000",
+    "InternalAccount:not-a-uuid",
+    "Card:",
+    ":",
+    "Customer:00000000-0000-0000-0000-00000000000g",
+    "x",
+  ),
+  fc.uuid().map((u) => `Customer:${u}`),
+  fc.uuid().map((u) => `InternalAccount:${u}`),
+  fc.uuid().map((u) => `Card:${u}`),
+  fc.uuid(),
+  nastyString,
+);
+
+const malformedCursor = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.base64String({ maxLength: 40 }),
+  fc.jsonValue().map((v) => Buffer.from(JSON.stringify(v)).toString("base64url")),
+  fc
+    .record({ id: fc.string(), createdAt: fc.oneof(fc.string(), fc.integer()) })
+    .map((v) => Buffer.from(JSON.stringify(v)).toString("base64url")),
+  hugeString,
+);
+
+function patternArb(pattern: string, fallback: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  try {
+    return fc.stringMatching(new RegExp(pattern, "u"));
+  } catch {
+    return fallback;
+  }
+}
+
+const idLike = /id$|Id$|Ids$|^fundingSources$|^accountIdentifier$/;
+
+/** A value valid for `schema` (best effort), with real ids for id-like fields. */
+function fromSchema(schema: Schema, fixtures: Fixtures, name = "", depth = 0): fc.Arbitrary<unknown> {
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const branches = schema[key] as Schema[] | undefined;
+    if (branches?.length) return fc.oneof(...branches.map((b) => fromSchema(b, fixtures, name, depth)));
+  }
+  const allOf = schema.allOf as Schema[] | undefined;
+  if (allOf?.length) return fromSchema(Object.assign({}, ...allOf) as Schema, fixtures, name, depth);
+  const type = Array.isArray(schema.type)
+    ? (schema.type as string[])[0]
+    : (schema.type as string | undefined);
+  switch (type) {
+    case "string": {
+      const min = (schema.minLength as number | undefined) ?? 0;
+      const max = Math.min((schema.maxLength as number | undefined) ?? 40, 60);
+      let arb: fc.Arbitrary<string> = fc.string({ minLength: Math.min(min, max), maxLength: max });
+      if (schema.format === "date-time") arb = fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
+      else if (schema.format === "date")
+        arb = fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      else if (schema.format === "email") arb = fc.emailAddress();
+      else if (schema.format === "uri") arb = fc.webUrl();
+      else if (typeof schema.pattern === "string") arb = patternArb(schema.pattern, arb);
+      if (idLike.test(name) && fixtures.ids.length)
+        return fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom(...fixtures.ids) },
+          { weight: 1, arbitrary: arb },
+        );
+      return arb;
+    }
+    case "integer":
+    case "number": {
+      const min = (schema.minimum as number | undefined) ?? -1_000_000;
+      const max = (schema.maximum as number | undefined) ?? 1_000_000;
+      return type === "integer"
+        ? fc.oneof(
+            fc.integer({ min: Math.max(min, -1e9), max: Math.min(max, 1e9) }),
+            fc.constantFrom(min, Math.min(max, Number.MAX_SAFE_INTEGER)),
+          )
+        : fc.double({ min, max, noNaN: true });
+    }
+    case "boolean":
+      return fc.boolean();
+    case "null":
+      return fc.constant(null);
+    case "array": {
+      const items = (schema.items as Schema | undefined) ?? {};
+      const minLength = (schema.minItems as number | undefined) ?? 0;
+      const maxLength = Math.min((schema.maxItems as number | undefined) ?? 3, 3);
+      if (depth > 4) return fc.constant([]);
+      return fc.array(fromSchema(items, fixtures, name, depth + 1), {
+        minLength: Math.min(minLength, maxLength),
+        maxLength,
+      });
+    }
+    default: {
+      const properties = (schema.properties as Record<string, Schema> | undefined) ?? {};
+      if (depth > 4 || (type !== "object" && !schema.properties)) return fc.jsonValue({ maxDepth: 2 });
+      const required = (schema.required as string[] | undefined) ?? [];
+      const model: Record<string, fc.Arbitrary<unknown>> = {};
+      for (const [key, value] of Object.entries(properties))
+        model[key] = fromSchema(value, fixtures, key, depth + 1);
+      return fc.record(model, { requiredKeys: required.filter((k) => k in properties) });
+    }
+  }
+}
+
+/** A valid-ish object, then one of the mutations (or none). */
+function mutatedObject(base: fc.Arbitrary<unknown>, schema: Schema): fc.Arbitrary<unknown> {
+  const keys = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
+  const mutations: fc.Arbitrary<(v: unknown) => unknown>[] = [
+    fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), wrongType).map(
+      ([k, x]) =>
+        (v: unknown) =>
+          isObject(v) ? { ...v, [`extra_${k}`]: x } : v,
+    ),
+  ];
+  if (keys.length) {
+    mutations.push(
+      fc.tuple(fc.constantFrom(...keys), wrongType).map(
+        ([k, x]) =>
+          (v: unknown) =>
+            isObject(v) ? { ...v, [k]: x } : v,
+      ),
+      fc.constantFrom(...keys).map((k) => (v: unknown) => {
+        if (!isObject(v)) return v;
+        const { [k]: _dropped, ...rest } = v;
+        return rest;
+      }),
+      fc.tuple(fc.constantFrom(...keys), fc.oneof(hugeString, unicode, malformedId, nastyNumber)).map(
+        ([k, x]) =>
+          (v: unknown) =>
+            isObject(v) ? { ...v, [k]: x } : v,
+      ),
+    );
+  }
+  const mutation = fc.oneof(
+    { weight: mutations.length, arbitrary: fc.constant((v: unknown) => v) },
+    { weight: mutations.length, arbitrary: fc.oneof(...mutations) },
+  );
+  return fc.tuple(base, mutation).map(([v, mutate]) => mutate(v));
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+type AuthKind = "primary" | "secondary" | "none" | "garbage";
+
+const garbageAuth = fc.oneof(
+  fc.constantFrom("Basic", "Basic ", "Basic !!!", "Bearer abc", "basic Zm9vOmJhcg==", "Basic Og=="),
+  fc
+    .string({ unit: "grapheme-ascii", maxLength: 60 })
+    .map((s) => `Basic ${Buffer.from(s).toString("base64")}`),
+  fc.string({ unit: "grapheme-ascii", maxLength: 80 }),
+  fc.constant(`Basic ${"A".repeat(9000)}`),
+);
+
+const latin1 = fc.string({ unit: "grapheme-ascii", maxLength: 60 });
+const garbageHeaders = fc.dictionary(
+  fc.oneof(
+    fc.constantFrom(
+      "idempotency-key",
+      "request-id",
+      "service-wallet-signature",
+      "x-forwarded-for",
+      "accept",
+      "accept-encoding",
+      "content-encoding",
+      "if-none-match",
+      "x-api-version",
+    ),
+    fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/),
+  ),
+  fc.oneof(latin1, fc.constant("x".repeat(6000)), fc.uuid()),
+  { maxKeys: 3 },
+);
+
+interface Draft {
+  auth: AuthKind;
+  garbageAuth: string;
+  pathValues: Record<string, string>;
+  query: Record<string, unknown>;
+  body: { kind: "json"; value: unknown } | { kind: "raw"; text: string } | { kind: "none" };
+  contentType: string | null;
+  headers: Record<string, string>;
+}
+
+function draftArb(op: Operation, fixtures: Fixtures): fc.Arbitrary<Draft> {
+  const pool = op.method === "DELETE" ? fixtures.disposable : fixtures.ids;
+  const realIds = pool.length ? fc.constantFrom(...pool) : malformedId;
+  const pathParams = op.parameters.filter((p) => p.in === "path");
+  const queryParams = op.parameters.filter((p) => p.in === "query");
+  const pathModel: Record<string, fc.Arbitrary<string>> = {};
+  for (const p of pathParams) {
+    pathModel[p.name] = fc.oneof(
+      { weight: 5, arbitrary: realIds },
+      { weight: 2, arbitrary: malformedId },
+      { weight: 1, arbitrary: fromSchema(p.schema, fixtures, p.name).map(String) },
+    );
+  }
+  const queryModel: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const p of queryParams) {
+    const valid = fromSchema(p.schema, fixtures, p.name);
+    queryModel[p.name] = fc.oneof(
+      { weight: 10, arbitrary: valid },
+      { weight: 1, arbitrary: p.name === "cursor" ? malformedCursor : wrongType },
+      { weight: 1, arbitrary: fc.oneof(hugeString, unicode, nastyNumber) },
+    );
+  }
+  const query = fc
+    .tuple(
+      fc.record(queryModel, { requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name) }),
+      fc.option(fc.tuple(fc.string({ minLength: 1, maxLength: 10 }), fc.string({ maxLength: 10 })), {
+        freq: 5,
+      }),
+    )
+    .map(([q, extra]) => (extra ? { ...q, [extra[0]]: extra[1] } : q));
+  const validBody = op.body ? fromSchema(op.body, fixtures) : fc.constant(undefined);
+  const body: fc.Arbitrary<Draft["body"]> = fc.oneof(
+    {
+      weight: 8,
+      arbitrary: (op.body ? mutatedObject(validBody, op.body) : validBody).map((value) =>
+        value === undefined ? ({ kind: "none" } as const) : ({ kind: "json", value } as const),
+      ),
+    },
+    { weight: 1, arbitrary: wrongType.map((value) => ({ kind: "json", value }) as const) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .oneof(
+          fc.constantFrom(
+            "{",
+            '{"a":',
+            "[1,2",
+            "{'a':1}",
+            "null",
+            '"str"',
+            "",
+            "{}}",
+            "\u0000",
+            '{"__proto__":{"x":1}}',
+          ),
+          fc.string({ maxLength: 50 }),
+          fc.constant(`{"a":"${"y".repeat(2_000_000)}"}`),
+          fc.constant(`${"[".repeat(5000)}${"]".repeat(5000)}`),
+        )
+        .map((text) => ({ kind: "raw", text }) as const),
+    },
+    { weight: 1, arbitrary: fc.constant({ kind: "none" } as const) },
+  );
+  const contentType = fc.oneof(
+    { weight: 12, arbitrary: fc.constant("application/json") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        null,
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/json; charset=latin1",
+        "application/xml",
+        "application/json-patch+json",
+        "garbage",
+      ),
+    },
+  );
+  return fc.record({
+    auth: fc.constantFrom<AuthKind>(
+      ...(Array(16).fill("primary") as AuthKind[]),
+      "secondary",
+      "secondary",
+      "none",
+      "garbage",
+    ),
+    garbageAuth,
+    pathValues: fc.record(pathModel),
+    query,
+    body,
+    contentType,
+    headers: fc.option(garbageHeaders, { freq: 4, nil: {} }),
+  });
+}
+
+function basic(auth: FuzzCredentials): string {
+  return `Basic ${Buffer.from(`${auth.clientId}:${auth.clientSecret}`).toString("base64")}`;
+}
+
+function encodeQuery(query: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    const values = Array.isArray(v) ? v : [v];
+    for (const item of values) {
+      const s = typeof item === "object" && item !== null ? JSON.stringify(item) : String(item);
+      parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(toWellFormed(s))}`);
+    }
+  }
+  return parts.length ? `?${parts.join("&")}` : "";
+}
+
+/** encodeURIComponent throws on lone surrogates. */
+function toWellFormed(s: string): string {
+  return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
+}
+
+function toRequest(op: Operation, draft: Draft, target: FuzzTarget): FuzzRequest {
+  let path = op.path;
+  for (const [name, value] of Object.entries(draft.pathValues)) {
+    path = path.replace(`{${name}}`, encodeURIComponent(toWellFormed(value)) || "%20");
+  }
+  const headers: Record<string, string> = { ...draft.headers };
+  if (draft.auth === "primary") headers.authorization = basic(target.primary);
+  else if (draft.auth === "secondary") headers.authorization = basic(target.secondary);
+  else if (draft.auth === "garbage") headers.authorization = draft.garbageAuth;
+  let body: string | undefined;
+  if (draft.body.kind === "json") body = JSON.stringify(draft.body.value) ?? "null";
+  else if (draft.body.kind === "raw") body = draft.body.text;
+  if (op.method === "GET" || op.method === "DELETE") {
+    // A body on GET/DELETE only sometimes (fetch refuses GET bodies altogether).
+    if (op.method === "GET") body = undefined;
+  }
+  if (body !== undefined && draft.contentType) headers["content-type"] = draft.contentType;
+  return {
+    operation: `${op.method} ${op.path}`,
+    method: op.method,
+    url: `${target.baseUrl}${path}${encodeQuery(draft.query)}`,
+    headers,
+    ...(body === undefined ? {} : { body }),
+  };
+}
+
+// --- invariants --------------------------------------------------------------------------------------
+
+/** The rules every answer must hold; returns the broken ones. */
+export function checkResponse(status: number, contentType: string, text: string): string[] {
+  if (status >= 500) return [`5xx (${status})`];
+  if (status < 400) return [];
+  if (!contentType.includes("application/json")) return [`error body is not JSON (${contentType})`];
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return ["error body does not parse"];
+  }
+  if (!isObject(body)) return ["error body is not an object"];
+  const broken: string[] = [];
+  const extra = Object.keys(body).filter((k) => !["code", "reason", "details"].includes(k));
+  if (extra.length) broken.push(`error body has extra keys ${extra.join(",")}`);
+  if (typeof body.reason !== "string" || !body.reason) broken.push("error body has no reason");
+  if (body.details !== undefined && !isObject(body.details)) broken.push("details is not an object");
+  const code = body.code;
+  if (typeof code !== "string" || !isErrorCode(code))
+    return [...broken, `code ${String(code)} not in the catalogue`];
+  if (catalogue[code].status !== status)
+    broken.push(`${code} answered ${status}, catalogue says ${catalogue[code].status}`);
+  if (code === "INVALID_INPUT") {
+    const errors = isObject(body.details) ? body.details.errors : undefined;
+    const named =
+      Array.isArray(errors) &&
+      errors.some((e) => isObject(e) && typeof e.field === "string" && e.field.length > 0);
+    if (!named) broken.push("400 INVALID_INPUT names no field in details.errors");
+  }
+  return broken;
+}
+
+// --- the run -----------------------------------------------------------------------------------------
+
+export async function fuzz(
+  target: FuzzTarget,
+  fixtures: Fixtures,
+  options: FuzzOptions,
+): Promise<FuzzResult> {
+  const started = Date.now();
+  const operations = await loadOperations(target.baseUrl);
+  const arb = fc
+    .integer({ min: 0, max: operations.length - 1 })
+    .chain((i) => draftArb(operations[i] as Operation, fixtures).map((d) => [i, d] as const));
+  // Generated in batches so a long run does not hold every request in memory.
+  const batch = 500;
+  const result: FuzzResult = {
+    seed: options.seed,
+    sent: 0,
+    operations: operations.length,
+    byStatus: {},
+    byCode: {},
+    violations: [],
+    healthy: false,
+    ms: 0,
+  };
+  const concurrency = options.concurrency ?? 8;
+  for (let offset = 0; offset < options.requests; offset += batch) {
+    const n = Math.min(batch, options.requests - offset);
+    const drafts = fc.sample(arb, { seed: options.seed + offset, numRuns: n });
+    const requests = drafts.map(([i, d]) => toRequest(operations[i] as Operation, d, target));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (;;) {
+          const request = requests[next++];
+          if (!request) return;
+          await send(request, result);
+        }
+      }),
+    );
+  }
+  try {
+    const health = await fetch(`${target.origin}/healthz`);
+    result.healthy = health.status === 200;
+  } catch {
+    result.healthy = false;
+  }
+  result.ms = Date.now() - started;
+  return result;
+}
+
+async function send(request: FuzzRequest, result: FuzzResult): Promise<void> {
+  let status = 0;
+  let text = "";
+  let contentType = "";
+  try {
+    const res = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body === undefined ? {} : { body: request.body }),
+    });
+    status = res.status;
+    contentType = res.headers.get("content-type") ?? "";
+    text = await res.text();
+  } catch (error) {
+    // The client refused to send it (a header fetch will not encode): not the server's fault.
+    // ("fetch failed" is the connection: reset, closed or refused, a violation).
+    if (error instanceof TypeError && error.message !== "fetch failed") {
+      result.byStatus.unsent = (result.byStatus.unsent ?? 0) + 1;
+      return;
+    }
+    result.violations.push({ rule: `request failed: ${String(error)}`, request, status: 0, response: "" });
+    return;
+  }
+  result.sent++;
+  result.byStatus[status] = (result.byStatus[status] ?? 0) + 1;
+  if (status >= 400) {
+    try {
+      const code = String((JSON.parse(text) as { code?: unknown }).code);
+      result.byCode[code] = (result.byCode[code] ?? 0) + 1;
+    } catch {
+      // counted by the invariant below
+    }
+  }
+  const broken = checkResponse(status, contentType, text);
+  if (broken.length) {
+    result.violations.push({ rule: broken.join("; "), request, status, response: text.slice(0, 2000) });
+  }
+}
+
+export function formatRequest(r: FuzzRequest): string {
+  const body =
+    r.body === undefined
+      ? ""
+      : `\n  body: ${r.body.length > 500 ? `${r.body.slice(0, 500)}… (${r.body.length} chars)` : r.body}`;
+  const headers = Object.entries(r.headers)
+    .map(([k, v]) => `${k}: ${k === "authorization" ? "[..]" : v.length > 100 ? `${v.slice(0, 100)}…` : v}`)
+    .join("; ");
+  const url = r.url.length > 400 ? `${r.url.slice(0, 400)}… (${r.url.length} chars)` : r.url;
+  return `${r.method} ${url}\n  headers: ${headers}${body}`;
+}
+
+export function formatResult(result: FuzzResult): string {
+  const lines = [
+    `seed ${result.seed}: ${result.sent} requests over ${result.operations} operations in ${(result.ms / 1000).toFixed(1)} s`,
+    `by status: ${Object.entries(result.byStatus)
+      .map(([s, n]) => `${s}=${n}`)
+      .join(" ")}`,
+    `by error code: ${Object.entries(result.byCode)
+      .sort((a, b) => b[1] - a[1])
+      .map(([c, n]) => `${c}=${n}`)
+      .join(" ")}`,
+    `health after the run: ${result.healthy ? "ok" : "DOWN"}`,
+    `violations: ${result.violations.length}`,
+  ];
+  for (const v of result.violations) {
+    lines.push(
+      `- ${v.rule} [${v.request.operation}]\n  ${formatRequest(v.request)}\n  -> ${v.status} ${v.response}`,
+    );
+  }
+  return lines.join("\n");
+}

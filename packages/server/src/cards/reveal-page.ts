@@ -1,3 +1,4 @@
+import { escapeHtml, hostedPageHeaders, htmlDocument } from "../core/http/html-page.js";
 import type { RevealedCard } from "./reveal.js";
 
 /**
@@ -6,13 +7,8 @@ import type { RevealedCard } from "./reveal.js";
  * and no scripts or outside resources at all.
  */
 export const revealPageHeaders: Record<string, string> = {
-  "content-type": "text/html; charset=utf-8",
+  ...hostedPageHeaders,
   "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *",
-  "cache-control": "no-store",
-  pragma: "no-cache",
-  "referrer-policy": "no-referrer",
-  "x-content-type-options": "nosniff",
-  "x-robots-tag": "noindex",
 };
 
 const style = `
@@ -24,25 +20,8 @@ const style = `
   .value { font-family: ui-monospace, monospace; }
 `;
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${style}</style>
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
+  return htmlDocument(title, style, body);
 }
 
 /** The page with the card's full number (in groups of four), expiry MM/YY and CVV. */

@@ -1,4 +1,5 @@
 import type { FieldError } from "../../core/errors/api-error.js";
+import { escapeHtml, hostedPageHeaders, htmlDocument } from "../../core/http/html-page.js";
 import type { GoneReason, LivenessView } from "./liveness-flow.js";
 import { MAX_IMAGE_BYTES } from "./liveness-submission.js";
 
@@ -9,15 +10,10 @@ import { MAX_IMAGE_BYTES } from "./liveness-submission.js";
  * (the challenge's `token`) instead. Never cached or stored; no Referer leaking the token.
  */
 export const livenessPageHeaders: Record<string, string> = {
-  "content-type": "text/html; charset=utf-8",
+  ...hostedPageHeaders,
   "content-security-policy":
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   "x-frame-options": "DENY",
-  "cache-control": "no-store",
-  pragma: "no-cache",
-  "referrer-policy": "no-referrer",
-  "x-content-type-options": "nosniff",
-  "x-robots-tag": "noindex",
 };
 
 const style = `
@@ -34,28 +30,8 @@ const style = `
   button { font: inherit; padding: 0.6rem 1.2rem; border: 0; border-radius: 0.5rem; background: #1d4ed8; color: #fff; }
 `;
 
-/** Escapes text for HTML content and attribute values (double- or single-quoted). */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${style}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
+  return htmlDocument(title, style, `<main>\n${body}\n</main>`);
 }
 
 const fieldLabels: Record<string, string> = { consent: "Consent", image: "Photo", outcome: "Result" };

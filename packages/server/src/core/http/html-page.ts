@@ -1,0 +1,35 @@
+/** Escapes text for HTML content and attribute values (double- or single-quoted). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Headers every hosted page shares (card reveal, liveness): never cached or stored, no Referer leaking the
+ * token in the URL, no sniffing, not indexed. Each page adds its own Content-Security-Policy.
+ */
+export const hostedPageHeaders: Record<string, string> = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-store",
+  pragma: "no-cache",
+  "referrer-policy": "no-referrer",
+  "x-content-type-options": "nosniff",
+  "x-robots-tag": "noindex",
+};
+
+/** A complete HTML document with an inline style sheet; `body` is trusted markup (escape its text first). */
+export function htmlDocument(title: string, style: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<style>${style}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}

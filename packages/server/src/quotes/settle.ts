@@ -9,6 +9,7 @@ import { postBalanceChanges } from "../ledger/ledger.js";
 import { insertTransaction, type TransactionRow } from "../transactions/store.js";
 import { toTransaction } from "../transactions/transactions.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
+import { runExecutionGates } from "./execution-gates.js";
 import { settlePayout } from "./payout-execute.js";
 import * as store from "./store.js";
 
@@ -102,6 +103,7 @@ export async function settleQuote(
 ): Promise<store.QuoteRow> {
   if (quote.source_account_id === null || quote.destination_account_id === null)
     throw new Error(`quote ${quote.id} is not a transfer between internal accounts`);
+  await runExecutionGates(tx, caller, quote, now);
   if (parseId("ExternalAccount", quote.destination_account_id))
     return settlePayout(tx, caller, quote, now, undefined, walletThreshold);
   // Plain reads: the ledger takes the account locks, in id order, so opposite transfers cannot deadlock.

@@ -107,8 +107,23 @@ export interface ExternalAccount {
   platformAccountId?: string;
   ownershipType?: OwnershipType;
   defaultUmaDepositAccount: boolean;
+  /** Customers who need strong customer authentication: whether payouts to it skip the per-payment challenge. */
+  beneficiaryTrustStatus?: "TRUSTED" | "UNTRUSTED";
+  /** `USD_ACCOUNT` validated by micro-entries: progress of the return window. */
+  bankValidation?: BankValidation;
   createdAt: string;
   updatedAt: string;
+}
+
+/** Micro-entry validation of a US bank account; the account stays PENDING until the window closes. */
+export interface BankValidation {
+  method: "MICRO_ENTRIES";
+  status: "PENDING" | "SUCCEEDED" | "FAILED";
+  microEntriesSentAt: string;
+  returnWindowEndsAt: string;
+  completedAt?: string;
+  /** The NACHA return code of the returned micro-entries; FAILED only. */
+  returnCode?: string;
 }
 
 /** Filters of `GET /customers/external-accounts`. */

@@ -160,6 +160,8 @@ export interface PlatformConfig {
     /** Sandbox only: signed retries answer PROCESSING first and settle this many ms later. */
     sandboxProcessingDelayMs: number;
   };
+  /** Where invitation links point; null: invitations are not configured (`INVITATIONS_NOT_CONFIGURED`). */
+  invitationBaseUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -188,6 +190,8 @@ export interface UpdateConfigBody {
     oidcProviders?: { issuer: string; audiences: string[]; jwksUri?: string }[];
     sandboxProcessingDelayMs?: number;
   };
+  /** An absolute http(s) URL (https outside the sandbox); `null` turns invitations off. */
+  invitationBaseUrl?: string | null;
 }
 
 /** PaymentRail (conventions §3.5). */

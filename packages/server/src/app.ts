@@ -1,5 +1,7 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyInstance } from "fastify";
+import { authenticateAgent } from "./agents/device-codes.js";
+import { agentRoutes } from "./agents/routes.js";
 import { tokenRoutes } from "./auth/routes.js";
 import { authenticate } from "./auth/tokens.js";
 import { cardRoutes } from "./cards/routes.js";
@@ -18,11 +20,15 @@ import { registerIdempotency } from "./core/idempotency/idempotency.js";
 import { uuidv7 } from "./core/ids.js";
 import { internalAccountRoutes } from "./customers/account-routes.js";
 import { customerRoutes } from "./customers/routes.js";
+import { exchangeRateRoutes } from "./exchange-rates/routes.js";
 import { externalAccountRoutes } from "./external-accounts/routes.js";
+import { invitationRoutes } from "./invitations/routes.js";
 import { kycRoutes } from "./kyc/routes.js";
 import { configRoutes } from "./platform/routes.js";
 import { quoteRoutes } from "./quotes/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
+import { scaRoutes } from "./sca/routes.js";
+import { stablecoinRoutes } from "./stablecoins/routes.js";
 import { statementRoutes } from "./statements/routes.js";
 import { transactionRoutes } from "./transactions/routes.js";
 import { transferRoutes } from "./transfers/routes.js";
@@ -56,7 +62,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerErrorHandler(app);
   registerNotFound(app);
   registerBodyRules(app);
-  registerAuth(app, (clientId, secret) => authenticate(deps.db, clientId, secret));
+  registerAuth(
+    app,
+    (clientId, secret) => authenticate(deps.db, clientId, secret),
+    (accessToken) => authenticateAgent(deps.db, accessToken),
+  );
   registerIdempotency(app, deps.db, deps.clock);
   await registerOpenApi(app);
   registerHealth(app, deps.db);
@@ -68,13 +78,18 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(internalAccountRoutes, { prefix, deps });
   await app.register(kycRoutes, { prefix, deps });
   await app.register(externalAccountRoutes, { prefix, deps });
+  await app.register(scaRoutes, { prefix, deps });
   await app.register(transactionRoutes, { prefix, deps });
   await app.register(statementRoutes, { prefix, deps });
   await app.register(quoteRoutes, { prefix, deps });
+  await app.register(exchangeRateRoutes, { prefix, deps });
   await app.register(transferRoutes, { prefix, deps });
   await app.register(cardRoutes, { prefix, deps });
   await app.register(walletAuthRoutes, { prefix, deps });
   await app.register(webhookRoutes, { prefix, deps });
+  await app.register(invitationRoutes, { prefix, deps });
+  await app.register(agentRoutes, { prefix, deps });
+  await app.register(stablecoinRoutes, { prefix, deps });
   if (deps.mode === "sandbox") await app.register(sandboxRoutes, { prefix, deps });
 
   await app.ready();

@@ -39,7 +39,7 @@ const Settings = Type.Object({
 });
 export type Settings = Static<typeof Settings>;
 
-export const usage = `usage: paysvc <start|migrate|create-platform|statement|card-limits> [options]
+export const usage = `usage: paysvc <start|migrate|create-platform|statement|card-limits|daily-volume-limit> [options]
   start            run the API server (migrates first)
   migrate          apply pending migrations and exit
   create-platform  create a platform and print its API token (--name, --environment)
@@ -49,6 +49,8 @@ export const usage = `usage: paysvc <start|migrate|create-platform|statement|car
                    exit 2 when the statement fails its integrity checks (do not send it), 1 on other errors
   card-limits      set a platform's live-card caps (operator): --platform <Platform id>
                    --max-live-cards N [--per-cardholder N|none]; works on the database directly
+  daily-volume-limit  set a platform's daily volume limit (operator): --platform <Platform id>
+                   --limit <USD cents>; works on the database directly
 options:
   --port N         listen port (env PORT, default 8080)
   --host H         listen address (env HOST, default 127.0.0.1)

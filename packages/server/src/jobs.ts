@@ -1,8 +1,12 @@
+import { agentJobHandlers } from "./agents/approval.js";
 import { cardJobHandlers } from "./cards/issuance-jobs.js";
 import { cardTransactionJobHandlers } from "./cards/transaction-jobs.js";
 import type { JobHandler } from "./core/jobs/jobs.js";
+import { bankValidationJobHandlers } from "./external-accounts/bank-validation-jobs.js";
 import { livenessJobHandlers } from "./external-accounts/ownership/liveness-jobs.js";
 import { payoutJobHandlers } from "./quotes/jobs.js";
+import { scaJobHandlers } from "./sca/jobs.js";
+import { stablecoinJobHandlers } from "./stablecoins/operation-jobs.js";
 import { walletAuthJobHandlers } from "./wallet-auth/reconcile-jobs.js";
 import { webhookJobHandlers } from "./webhooks/jobs.js";
 
@@ -14,6 +18,10 @@ export function jobHandlers(): Record<string, JobHandler> {
     ...cardJobHandlers(),
     ...cardTransactionJobHandlers(),
     ...livenessJobHandlers(),
+    ...scaJobHandlers(),
     ...walletAuthJobHandlers(),
+    ...agentJobHandlers(),
+    ...stablecoinJobHandlers(),
+    ...bankValidationJobHandlers(),
   };
 }

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import pino from "pino";
 import { buildApp } from "./app.js";
 import { parseCardLimitsArgs, runCardLimitsCommand } from "./cli/card-limits.js";
+import { parseDailyVolumeLimitArgs, runDailyVolumeLimitCommand } from "./cli/daily-volume-limit.js";
 import { runStatementCommand } from "./cli/statement.js";
 import { parseSettings, type Settings } from "./config.js";
 import { systemClock } from "./core/clock.js";
@@ -125,11 +126,25 @@ async function runCardLimits(argv: string[]): Promise<number> {
   }
 }
 
+/** `paysvc daily-volume-limit`: an operator command on the database itself, like card-limits. */
+async function runDailyVolumeLimit(argv: string[]): Promise<number> {
+  const command = parseDailyVolumeLimitArgs(argv, process.env);
+  const db = await openConfiguredDatabase({ ...command, memory: false });
+  try {
+    await migrate(db);
+    return await runDailyVolumeLimitCommand({ db }, command, process);
+  } finally {
+    await db.close();
+  }
+}
+
 try {
   const argv = process.argv.slice(2);
   // card-limits parses its own flags (cli/card-limits.ts), so it is dispatched before parseSettings.
   if (argv[0] === "card-limits") {
     process.exitCode = await runCardLimits(argv.slice(1));
+  } else if (argv[0] === "daily-volume-limit") {
+    process.exitCode = await runDailyVolumeLimit(argv.slice(1));
   } else {
     await runSettingsCommand(parseSettings(argv, process.env));
   }

@@ -18,6 +18,10 @@ export const idTypes = [
   "Webhook",
   "Verification",
   "Document",
+  "Stablecoin",
+  "StablecoinOperation",
+  "StablecoinProviderAccount",
+  "Agent",
 ] as const;
 
 export type IdType = (typeof idTypes)[number];

@@ -89,7 +89,7 @@ export function toCustomer(row: store.CustomerRow, consents: store.ConsentRow[])
   return customer;
 }
 
-const umaPattern = /^\$[a-z0-9._-]{1,64}@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i;
+export const umaPattern = /^\$[a-z0-9._-]{1,64}@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i;
 
 function checkUmaAddress(umaAddress: string | undefined): void {
   if (umaAddress !== undefined && !umaPattern.test(umaAddress)) {

@@ -5,10 +5,10 @@ import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, type FieldError, invalidInput } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import type { PageRequest, PageResult } from "../core/http/pagination.js";
-import { newId, parseId, sandboxSuffix } from "../core/ids.js";
+import { newId, parseId } from "../core/ids.js";
 import { isKnownCurrency } from "../core/money.js";
 import { findActiveCustomerOrThrow } from "../customers/customers.js";
-import { enqueueEvent } from "../webhooks/outbox.js";
+import { startBankValidation } from "./bank-validation.js";
 import type {
   CreatePlatformExternalAccountBody,
   ExternalAccount,
@@ -26,6 +26,7 @@ export function toExternalAccount(row: store.ExternalAccountRow): ExternalAccoun
     currency: row.currency,
     accountInfo: row.account_info,
     defaultUmaDepositAccount: row.default_uma_deposit_account,
+    beneficiaryTrustStatus: row.trusted_at ? "TRUSTED" : "UNTRUSTED",
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -33,6 +34,7 @@ export function toExternalAccount(row: store.ExternalAccountRow): ExternalAccoun
   if (row.platform_account_id !== null) account.platformAccountId = row.platform_account_id;
   if (row.ownership_type !== null)
     account.ownershipType = row.ownership_type as "FIRST_PARTY" | "THIRD_PARTY";
+  if (row.bank_validation) account.bankValidation = row.bank_validation;
   return account;
 }
 
@@ -54,25 +56,14 @@ function checkBeneficiary(beneficiary: Record<string, unknown>): FieldError[] {
   return errors;
 }
 
-/** Sandbox bank validation by accountNumber suffix (conventions §4.1): 008 stays PENDING, 009 fails. */
-function bankValidationOutcome(accountNumber: string): "ACTIVE" | "PENDING" | "INACTIVE" {
-  const suffix = sandboxSuffix(accountNumber);
-  return suffix === "008" ? "PENDING" : suffix === "009" ? "INACTIVE" : "ACTIVE";
-}
-
 type NewAccount = Pick<store.ExternalAccountRow, "identity" | "status"> & { errors: FieldError[] };
 
-/** A USD bank account: validated by the sandbox at once by accountNumber suffix, else PENDING. */
-function bankAccount(
-  caller: Caller,
-  input: CreatePlatformExternalAccountBody,
-  info: UsdAccountInfo,
-): NewAccount {
+/** A USD bank account: PENDING until validated (bank-validation.ts). */
+function bankAccount(input: CreatePlatformExternalAccountBody, info: UsdAccountInfo): NewAccount {
   const errors = checkBeneficiary(info.beneficiary);
   if (input.currency !== "USD")
     errors.unshift({ field: "currency", message: "must be USD for a USD_ACCOUNT" });
-  const status = caller.environment === "SANDBOX" ? bankValidationOutcome(info.accountNumber) : "PENDING";
-  return { identity: `${info.routingNumber}:${info.accountNumber}`, status, errors };
+  return { identity: `${info.routingNumber}:${info.accountNumber}`, status: "PENDING", errors };
 }
 
 /**
@@ -113,10 +104,9 @@ function walletAccount(
 }
 
 /** Every field rule of a new account at once (`400 INVALID_INPUT` listing them), before any lookup. */
-function checkNewAccount(caller: Caller, input: CreatePlatformExternalAccountBody): NewAccount {
+function checkNewAccount(input: CreatePlatformExternalAccountBody): NewAccount {
   const info = input.accountInfo;
-  const account =
-    info.accountType === "USD_ACCOUNT" ? bankAccount(caller, input, info) : walletAccount(input, info);
+  const account = info.accountType === "USD_ACCOUNT" ? bankAccount(input, info) : walletAccount(input, info);
   if (!isKnownCurrency(input.currency)) {
     account.errors = account.errors.filter((error) => error.field !== "currency");
     account.errors.unshift({ field: "currency", message: `${input.currency} is not a supported currency` });
@@ -139,7 +129,7 @@ async function create(
     id: newId("ExternalAccount"),
     platform_id: caller.platformId,
     customer_id: customerId,
-    status: info.accountType === "USD_ACCOUNT" ? "PENDING" : account.status,
+    status: account.status,
     currency: input.currency,
     account_type: info.accountType,
     identity: account.identity,
@@ -152,16 +142,8 @@ async function create(
     updated_at: now,
   };
   await store.insertExternalAccount(tx, row);
-  if (row.status === account.status) return toExternalAccount(row);
-  // Bank validation moved it on (sandbox): a status change, announced like every other one.
-  const validated = await store.updateStatus(tx, row.id, account.status, now);
-  await enqueueEvent(tx, {
-    platformId: caller.platformId,
-    type: "EXTERNAL_ACCOUNT.STATUS_UPDATED",
-    data: toExternalAccount(validated),
-    now,
-  });
-  return toExternalAccount(validated);
+  if (info.accountType !== "USD_ACCOUNT") return toExternalAccount(row);
+  return toExternalAccount(await startBankValidation(tx, caller, row, info.accountNumber, now));
 }
 
 async function mapDuplicate<T>(work: () => Promise<T>): Promise<T> {
@@ -184,7 +166,7 @@ export function createCustomerExternalAccount(
   input: CreatePlatformExternalAccountBody & { customerId: string },
 ): Promise<ExternalAccount> {
   const { customerId, ...fields } = input;
-  const account = checkNewAccount(caller, fields);
+  const account = checkNewAccount(fields);
   return mapDuplicate(() =>
     deps.db.transaction(async (tx) => {
       const customer = await findActiveCustomerOrThrow(tx, caller, customerId);
@@ -199,7 +181,7 @@ export function createPlatformExternalAccount(
   caller: Caller,
   input: CreatePlatformExternalAccountBody,
 ) {
-  const account = checkNewAccount(caller, input);
+  const account = checkNewAccount(input);
   return mapDuplicate(() => deps.db.transaction((tx) => create(deps, caller, null, input, account, tx)));
 }
 
@@ -236,6 +218,10 @@ export async function deleteExternalAccount(
 ) {
   await deps.db.transaction(async (tx) => {
     const row = await findExternalAccountOrThrow(tx, caller, rawId, owner, true);
+    if (row.trusted_at)
+      throw new ApiError("BENEFICIARY_TRUSTED", {
+        reason: `External account ${row.id} is a trusted beneficiary; untrust it (untrust, then confirm) first.`,
+      });
     await store.markDeleted(tx, row.id, nowFor(deps, caller));
   });
 }

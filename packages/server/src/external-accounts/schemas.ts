@@ -90,6 +90,21 @@ export const externalAccountStatuses = [
   "INACTIVE",
 ] as const;
 
+/**
+ * Progress of a USD account's validation by micro-entries (docs/decisions/bank-validation-invitations.md):
+ * sent at create, the account turns ACTIVE when the return window closes with no return, INACTIVE on a return.
+ */
+export const BankValidation = Type.Object({
+  method: StringEnum(["MICRO_ENTRIES"]),
+  status: StringEnum(["PENDING", "SUCCEEDED", "FAILED"]),
+  microEntriesSentAt: DateTime(),
+  returnWindowEndsAt: DateTime(),
+  completedAt: Type.Optional(DateTime()),
+  /** The NACHA return code of the returned micro-entries; FAILED only. */
+  returnCode: Type.Optional(Type.String()),
+});
+export type BankValidation = Static<typeof BankValidation>;
+
 export const ExternalAccount = Type.Object({
   id: Type.String(),
   status: StringEnum(externalAccountStatuses),
@@ -99,6 +114,9 @@ export const ExternalAccount = Type.Object({
   platformAccountId: Type.Optional(Type.String()),
   ownershipType: Type.Optional(StringEnum(["FIRST_PARTY", "THIRD_PARTY"])),
   defaultUmaDepositAccount: Type.Boolean(),
+  /** Trusted beneficiary (SCA exemption): `/trust` sets it; `/untrust` + `/confirm` clears it. */
+  beneficiaryTrustStatus: Type.Optional(StringEnum(["TRUSTED", "UNTRUSTED"])),
+  bankValidation: Type.Optional(BankValidation),
   createdAt: DateTime(),
   updatedAt: DateTime(),
 });

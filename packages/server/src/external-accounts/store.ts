@@ -1,5 +1,6 @@
 import type { Executor, Tx } from "../core/db/db.js";
 import { listPage, type PageRequest, type PageResult } from "../core/http/pagination.js";
+import type { BankValidation } from "./schemas.js";
 
 export interface ExternalAccountRow {
   [column: string]: unknown;
@@ -15,6 +16,10 @@ export interface ExternalAccountRow {
   platform_account_id: string | null;
   default_uma_deposit_account: boolean;
   deleted_at: Date | null;
+  /** Trusted beneficiary since (src/sca/beneficiaries.ts); null when not trusted. */
+  trusted_at?: Date | null;
+  /** USD accounts validated by micro-entries (bank-validation.ts); null otherwise. */
+  bank_validation?: BankValidation | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -100,4 +105,20 @@ export function listExternalAccounts(
     scope: `external-accounts|${platformId}|${filters.owner}|${filters.customerId}|${filters.currency}`,
     ...page,
   });
+}
+
+/** Sets a bank account's status and validation progress together (bank-validation.ts). */
+export async function setBankValidation(
+  tx: Tx,
+  id: string,
+  status: string,
+  bankValidation: BankValidation | null,
+  now: Date,
+): Promise<ExternalAccountRow> {
+  const [row] = await tx.query<ExternalAccountRow>(
+    "UPDATE external_accounts SET status = $2, bank_validation = $3::jsonb, updated_at = $4 WHERE id = $1 RETURNING *",
+    [id, status, bankValidation === null ? null : JSON.stringify(bankValidation), now],
+  );
+  if (!row) throw new Error(`external account ${id} vanished`);
+  return row;
 }

@@ -21,6 +21,10 @@ export const externalAccounts = pgTable(
     platformAccountId: text("platform_account_id"),
     defaultUmaDepositAccount: boolean("default_uma_deposit_account").notNull().default(false),
     deletedAt: timestamp("deleted_at", { withTimezone: true, precision: 3 }),
+    /** USD accounts validated by micro-entries: the wire `bankValidation` (external-accounts/bank-validation.ts). */
+    bankValidation: jsonb("bank_validation"),
+    /** Set while the account is a trusted beneficiary of its customer (SCA exemption, docs/decisions/sca.md). */
+    trustedAt: timestamp("trusted_at", { withTimezone: true, precision: 3 }),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
   },

@@ -1,10 +1,11 @@
 import { isUniqueViolation } from "../core/db/sqlstate.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
+import type { ErrorCode } from "../core/errors/catalogue.js";
 import { sha256Hex } from "../core/hash.js";
 import type { Caller } from "../core/http/context.js";
 import type { PageResult } from "../core/http/pagination.js";
-import { newId, parseId } from "../core/ids.js";
+import { newId, parseId, sandboxSuffix } from "../core/ids.js";
 import { findActiveCustomerOrThrow } from "../customers/customers.js";
 import {
   type CreateDocumentBody,
@@ -50,6 +51,30 @@ function fileFacts(input: { fileName: string; content: string }) {
   return { file_name: input.fileName, content_sha256: sha256Hex(bytes), size_bytes: bytes.length };
 }
 
+/**
+ * Sandbox document verdicts (docs/decisions/bank-validation-invitations.md): the last three characters of
+ * the file name without its extension (`passport-011.pdf` → `011`) pick a provider rejection.
+ */
+export const sandboxDocumentRejections: Readonly<Record<string, ErrorCode>> = {
+  "011": "LOW_QUALITY",
+  "012": "DATA_MISMATCH",
+  "013": "EXPIRED",
+  "014": "SUSPECTED_FRAUD",
+  "015": "INCOMPLETE",
+};
+
+/** Refuses an upload the sandbox provider rejects; nothing is stored. Production has no provider yet. */
+function rejectBySandboxRule(caller: Caller, fileName: string): void {
+  if (caller.environment !== "SANDBOX") return;
+  const dot = fileName.lastIndexOf(".");
+  const code = sandboxDocumentRejections[sandboxSuffix(dot > 0 ? fileName.slice(0, dot) : fileName)];
+  if (code) {
+    throw new ApiError(code, {
+      reason: `The document provider rejected ${fileName} (${code}); upload another file.`,
+    });
+  }
+}
+
 /** Reads a document of the caller's platform; malformed, foreign or unknown ids are `404 NOT_FOUND`. */
 async function findDocumentOrThrow(deps: Deps, caller: Caller, rawId: string): Promise<store.DocumentRow> {
   const id = parseId("Document", rawId);
@@ -76,6 +101,7 @@ export async function createDocument(
           details: { field: "documentType", acceptedDocumentTypes: accepted },
         });
       }
+      rejectBySandboxRule(caller, input.fileName);
       const row: store.DocumentRow = {
         id: newId("Document"),
         platform_id: caller.platformId,
@@ -109,9 +135,15 @@ export async function replaceDocument(
   const file = fileFacts(input);
   const id = parseId("Document", rawId);
   const row = id
-    ? await deps.db.transaction((tx) =>
-        store.replaceDocument(tx, caller.platformId, id, { ...file, updated_at: nowFor(deps, caller) }),
-      )
+    ? await deps.db.transaction(async (tx) => {
+        // 404 before the provider's verdict; a rejected replacement leaves the stored file as it was.
+        if (!(await store.findDocument(tx, caller.platformId, id))) return undefined;
+        rejectBySandboxRule(caller, input.fileName);
+        return store.replaceDocument(tx, caller.platformId, id, {
+          ...file,
+          updated_at: nowFor(deps, caller),
+        });
+      })
     : undefined;
   if (!row) throw new ApiError("NOT_FOUND", { reason: `No document ${rawId}.` });
   return toDocument(row);

@@ -68,6 +68,7 @@ export function toPlatformConfig(row: store.PlatformRow): PlatformConfig {
       ...readWalletAuthConfig(row.wallet_auth_config),
       sandboxProcessingDelayMs: sandboxProcessingDelayMs(row),
     },
+    invitationBaseUrl: row.invitation_base_url ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -149,8 +150,8 @@ function checkFeeConfigs(feeConfigs: RailFeeConfig[]): void {
   if (errors.length > 0) throw invalidInput(errors);
 }
 
-/** An absolute http(s) URL, and https outside the sandbox (conventions §7.3). */
-function checkWebhookEndpoint(endpoint: string, environment: Environment): void {
+/** An absolute http(s) URL, and https outside the sandbox (conventions §7.3; also invitationBaseUrl). */
+function checkWebhookEndpoint(endpoint: string, environment: Environment, field = "webhookEndpoint"): void {
   let url: URL | undefined;
   try {
     url = new URL(endpoint);
@@ -158,9 +159,9 @@ function checkWebhookEndpoint(endpoint: string, environment: Environment): void 
     url = undefined;
   }
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:"))
-    throw invalidInput([{ field: "webhookEndpoint", message: "must be an absolute http(s) URL" }]);
+    throw invalidInput([{ field, message: "must be an absolute http(s) URL" }]);
   if (environment !== "SANDBOX" && url.protocol !== "https:")
-    throw invalidInput([{ field: "webhookEndpoint", message: "must be an https URL outside the sandbox" }]);
+    throw invalidInput([{ field, message: "must be an https URL outside the sandbox" }]);
 }
 
 /** Passkey origins and OIDC providers (auth-config-schema.ts); the PROCESSING delay is a sandbox testing aid. */
@@ -190,6 +191,8 @@ export async function updateConfig(
     if (!row) throw new ApiError("PLATFORM_NOT_FOUND");
     if (changes.webhookEndpoint) checkWebhookEndpoint(changes.webhookEndpoint, row.environment);
     if (changes.walletAuthConfig) checkWalletAuthConfig(changes.walletAuthConfig, row.environment);
+    if (changes.invitationBaseUrl)
+      checkWebhookEndpoint(changes.invitationBaseUrl, row.environment, "invitationBaseUrl");
     const supportedCurrencies = changes.supportedCurrencies && [...new Set(changes.supportedCurrencies)];
     const now = nowFor(deps, caller);
     const updated = await store.updatePlatformConfig(

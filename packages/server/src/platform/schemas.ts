@@ -106,6 +106,8 @@ export const PlatformConfig = Type.Object({
   /** Uncompressed P-256 key (hex) that signs every bundle paysvc returns (conventions §5.4, §7.3). */
   bundleSigningPublicKey: Type.String(),
   walletAuthConfig: WalletAuthConfig,
+  /** Where invitees claim invitations (`url` = this + `/` + code); null: invitations are not configured. */
+  invitationBaseUrl: Type.Union([Type.String(), Type.Null()]),
   createdAt: DateTime(),
   updatedAt: DateTime(),
 });
@@ -124,6 +126,10 @@ export const UpdateConfigBody = Type.Object(
     /** Applies to cards issued afterwards; `null` turns digital-wallet tokenization off. */
     cardTokenization2faConfig: Type.Optional(Type.Union([CardTokenization2faConfig, Type.Null()])),
     walletAuthConfig: Type.Optional(UpdateWalletAuthConfig),
+    /** An absolute http(s) URL, https outside the sandbox; `null` turns invitations off. */
+    invitationBaseUrl: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()]),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

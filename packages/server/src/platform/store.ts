@@ -23,6 +23,8 @@ export interface PlatformRow {
    * `sandboxProcessingDelayMs`, the passkey/OIDC settings, and `bundleSigningKey` (never shown).
    */
   wallet_auth_config: Record<string, unknown>;
+  /** Where invitees claim invitations; null: invitations are not configured. Absent on rows built in code. */
+  invitation_base_url?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -70,6 +72,8 @@ export interface ConfigChanges {
   cardTokenization2faConfig?: CardTokenization2faConfig | null;
   /** Merged into `wallet_auth_config` key by key; keys not given (the bundle-signing key…) are kept. */
   walletAuthConfig?: Record<string, unknown>;
+  /** `undefined` keeps it, `null` turns invitations off. */
+  invitationBaseUrl?: string | null;
 }
 
 export async function updatePlatformConfig(
@@ -88,7 +92,8 @@ export async function updatePlatformConfig(
        updated_at = $6,
        webhook_endpoint = CASE WHEN $7::boolean THEN $8 ELSE webhook_endpoint END,
        card_tokenization_2fa_config = CASE WHEN $9::boolean THEN $10::jsonb ELSE card_tokenization_2fa_config END,
-       wallet_auth_config = wallet_auth_config || COALESCE($11::jsonb, '{}'::jsonb)
+       wallet_auth_config = wallet_auth_config || COALESCE($11::jsonb, '{}'::jsonb),
+       invitation_base_url = CASE WHEN $12::boolean THEN $13 ELSE invitation_base_url END
      WHERE id = $1 RETURNING *`,
     [
       id,
@@ -102,6 +107,8 @@ export async function updatePlatformConfig(
       changes.cardTokenization2faConfig !== undefined,
       changes.cardTokenization2faConfig ? JSON.stringify(changes.cardTokenization2faConfig) : null,
       changes.walletAuthConfig ? JSON.stringify(changes.walletAuthConfig) : null,
+      changes.invitationBaseUrl !== undefined,
+      changes.invitationBaseUrl ?? null,
     ],
   );
   if (!row) throw new Error(`platform ${id} vanished during update`);

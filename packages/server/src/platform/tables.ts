@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 export const platforms = pgTable("platforms", {
   id: text("id").primaryKey(),
@@ -21,6 +21,27 @@ export const platforms = pgTable("platforms", {
   maxLiveCardsPerCardholder: integer("max_live_cards_per_cardholder"),
   /** Embedded-wallet authentication: passkey relying party (rpId, origins) and OIDC providers. */
   walletAuthConfig: jsonb("wallet_auth_config").notNull().default({}),
+  /** Where invitees claim invitations (`url` = this + `/` + code); null: invitations are not configured. */
+  invitationBaseUrl: text("invitation_base_url"),
+  /** Executed volume allowed per America/Chicago day, USD cents (DAILY_VOLUME_LIMIT_EXCEEDED); set by the operator. */
+  dailyVolumeLimit: bigint("daily_volume_limit", { mode: "number" }).notNull().default(1_000_000_000),
   createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
 });
+
+/**
+ * Executed volume per platform and America/Chicago day, USD cents (src/quotes/daily-volume.ts). Every
+ * execution adds to its day's row inside its own transaction, so the row lock serialises the check.
+ * No foreign key: the FK check would take KEY SHARE on the platform row inside every execution.
+ */
+export const dailyVolumes = pgTable(
+  "daily_volumes",
+  {
+    platformId: text("platform_id").notNull(),
+    /** The Chicago calendar date, `YYYY-MM-DD`. */
+    day: text("day").notNull(),
+    volume: bigint("volume", { mode: "number" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.platformId, t.day] })],
+);

@@ -13,7 +13,7 @@ import { enqueueEvent } from "../webhooks/outbox.js";
 import { failPayout, PAYOUT_FAIL, PAYOUT_SETTLE, type PayoutJob, RETURN_AFTER_MS } from "./payout-jobs.js";
 import { onlyBankAccounts, ownedExternalAccount, requireValidated } from "./payouts.js";
 import { expectedSettlement, type PayoutRail } from "./rails.js";
-import { requireActive } from "./settle.js";
+import { type PendingTransaction, requireActive } from "./settle.js";
 import * as store from "./store.js";
 import {
   ON_CHAIN_SETTLEMENT_MS,
@@ -155,11 +155,13 @@ export async function settlePayout(
   now: Date,
   outcome: OutcomePlan = quotePayoutOutcome,
   walletThreshold?: number,
+  pending?: PendingTransaction,
 ): Promise<store.QuoteRow> {
   const source = await findAccountOrThrow(tx, caller, quote.source_account_id as string);
   const { external, delivery } = await deliveryFor(tx, caller, source, quote, now, walletThreshold);
   requireActive(source);
   const row = payoutTransaction(quote, source.customer_id, delivery, now);
+  if (pending) Object.assign(row, { id: pending.id, created_at: pending.createdAt });
   await insertTransaction(tx, row);
   const principal = usdPrincipal(quote);
   const fee = quote.fees_included;

@@ -6,9 +6,11 @@ import { parseId } from "../core/ids.js";
 import { currency } from "../core/money.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
+import { priceCrossCurrency } from "../exchange-rates/pricing.js";
+import { cachedRate } from "../exchange-rates/rates.js";
 import type { RailFeeConfig } from "../platform/schemas.js";
 import { findPlatform } from "../platform/store.js";
-import { type FeeSchedule, NO_FEE, priceTransfer } from "./fees.js";
+import { type FeeSchedule, NO_FEE, type Price, priceTransfer } from "./fees.js";
 import { maxTransactionAmount } from "./limits.js";
 import { newPayoutQuoteRow } from "./payouts.js";
 import { pendingQuoteRow } from "./quote-row.js";
@@ -72,14 +74,14 @@ async function transferAccounts(tx: Tx, caller: Caller, request: AccountTransfer
     );
   if (request.platformFeeOverride !== undefined && source.currency !== "USD")
     throw invalidField("platformFeeOverride", "platform fees apply only to USD sources");
+  const receiving = request.destination.currency;
+  if (receiving !== undefined && receiving !== destination.currency)
+    throw invalidField(
+      "destination.currency",
+      `must be the destination account's currency ${destination.currency}`,
+    );
   requireActive(source);
   requireActive(destination);
-  const receiving = request.destination.currency ?? destination.currency;
-  if (receiving !== source.currency || destination.currency !== source.currency) {
-    throw new ApiError("NOT_IMPLEMENTED", {
-      reason: `Cross-currency quotes (${source.currency} to ${receiving === source.currency ? destination.currency : receiving}) are not built yet; only same-currency transfers are.`,
-    });
-  }
   if (source.type === "EMBEDDED_WALLET")
     throw new ApiError("NOT_IMPLEMENTED", {
       reason: "Quotes from EMBEDDED_WALLET accounts (signed execute) are not built yet.",
@@ -87,33 +89,54 @@ async function transferAccounts(tx: Tx, caller: Caller, request: AccountTransfer
   return { source, destination };
 }
 
-function newQuoteRow(
+/**
+ * Prices a transfer between internal accounts. Across currencies it uses the platform's cached rate
+ * (exchange-rates/rates.ts, the one `GET /exchange-rates` shows), or answers `400 QUOTE_RATE_UNAVAILABLE`.
+ */
+async function newQuoteRow(
+  tx: Tx,
   caller: Caller,
   request: AccountTransferRequest,
   accounts: { source: InternalAccountRow; destination: InternalAccountRow },
   feeConfigs: RailFeeConfig[],
   now: Date,
-): store.QuoteRow {
+): Promise<store.QuoteRow> {
   const { source, destination } = accounts;
-  const price = priceTransfer({
+  const input = {
     lockedCurrencySide: request.lockedCurrencySide,
     lockedCurrencyAmount: request.lockedCurrencyAmount,
     platformFee: platformFeeFor(source.currency, request.platformFeeOverride, feeConfigs),
     maxTotalSendingAmount: maxTransactionAmount(source.currency),
-  });
-  return pendingQuoteRow({
-    caller,
-    request,
-    source,
-    destination: { id: destination.id, currency: destination.currency, wire: {} },
-    price,
-    now,
-  });
+  };
+  const row = (price: Price) =>
+    pendingQuoteRow({
+      caller,
+      request,
+      source,
+      destination: { id: destination.id, currency: destination.currency, wire: {} },
+      price,
+      now,
+    });
+  if (source.currency === destination.currency) return row(priceTransfer(input));
+  const pair = { source: source.currency, destination: destination.currency };
+  const rate = await cachedRate(tx, caller.platformId, pair, now);
+  if (!rate)
+    throw new ApiError("QUOTE_RATE_UNAVAILABLE", {
+      reason: `No ${pair.source} to ${pair.destination} exchange rate is available now.`,
+    });
+  const decimals = {
+    sending: currency(pair.source).decimals,
+    receiving: currency(pair.destination).decimals,
+  };
+  return {
+    ...row(priceCrossCurrency({ ...input, rate: rate.rate, decimals })),
+    exchange_rate: Number(rate.text),
+  };
 }
 
 /**
- * `POST /quotes`: prices a same-currency transfer between internal accounts, or a payout to an external
- * bank account or stablecoin wallet (payouts.ts, wallet-payouts.ts), and stores the quote. With
+ * `POST /quotes`: prices a transfer between internal accounts (across currencies at the cached rate), or
+ * a payout to an external bank account or stablecoin wallet (payouts.ts, wallet-payouts.ts), and stores the quote. With
  * `immediatelyExecute` it settles in the same transaction, so a failure (INSUFFICIENT_FUNDS) leaves nothing.
  */
 export async function createQuote(deps: Deps, caller: Caller, body: CreateQuoteBody): Promise<Quote> {
@@ -126,7 +149,7 @@ export async function createQuote(deps: Deps, caller: Caller, body: CreateQuoteB
     if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
     const threshold = walletVerificationThreshold(deps);
     const row = accounts
-      ? newQuoteRow(caller, request, accounts, platform.fee_configs, now)
+      ? await newQuoteRow(tx, caller, request, accounts, platform.fee_configs, now)
       : await newPayoutQuoteRow(tx, caller, request, platform.fee_configs, now, {
           verificationThreshold: threshold,
         });

@@ -7,7 +7,8 @@ import { CreateQuoteBody, ExecuteQuoteBody, Quote, QuoteParams } from "./schemas
 
 export const quoteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const tags = ["Quotes"];
-  const responses = { ...errorResponses, 501: ErrorBody };
+  // 429: DAILY_VOLUME_LIMIT_EXCEEDED with Retry-After (quotes/daily-volume.ts).
+  const responses = { ...errorResponses, 429: ErrorBody, 501: ErrorBody };
 
   app.post(
     "/quotes",
@@ -39,9 +40,9 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         description: "Executes a PENDING quote before its `expiresAt`.",
         params: QuoteParams,
         body: ExecuteQuoteBody,
-        response: { 200: Quote, ...responses },
+        response: { 200: Quote, ...responses, 423: ErrorBody },
       },
     },
-    async (request) => executeQuote(deps, request.caller, request.params.quoteId),
+    async (request) => executeQuote(deps, request.caller, request.params.quoteId, request.body?.scaFactor),
   );
 };

@@ -111,5 +111,14 @@ export const Quote = Type.Object({
   description: Type.Optional(Type.String()),
   remittanceInformation: Type.Optional(Type.String()),
   purposeOfPayment: Type.Optional(Type.String()),
+  /** PENDING_AUTHORIZATION: the per-payment SCA challenge to answer (`POST /sca/payments/complete`). */
+  scaChallenge: Type.Optional(
+    Type.Object({
+      requestId: Type.String(),
+      factor: StringEnum(["OTP", "PASSKEY"]),
+      challenge: Type.Optional(Type.String()),
+      expiresAt: DateTime(),
+    }),
+  ),
 });
 export type Quote = Static<typeof Quote>;

@@ -68,6 +68,9 @@ function transferTransactions(
       customer_id: sender.customer_id,
       currency: quote.sending_currency,
       sent_amount: quote.total_sending_amount,
+      // Amounts show in the row's currency: across currencies only the INCOMING row has receivedAmount.
+      received_amount:
+        quote.sending_currency === quote.receiving_currency ? quote.total_receiving_amount : null,
       fees: quote.fees_included,
       platform_fees: quote.platform_fees_included,
       details: { ...details, counterpartyInformation: party(receiver) },
@@ -87,6 +90,12 @@ function transferTransactions(
   };
 }
 
+/** An agent's pending transaction (deleted by the caller) that the execution re-creates under the same id. */
+export interface PendingTransaction {
+  id: string;
+  createdAt: Date;
+}
+
 /**
  * Executes a PENDING quote inside the caller's transaction (the quote row already locked or just
  * inserted). A payout goes to settlePayout, with the regulatory threshold (USD cents) for wallets that
@@ -100,12 +109,13 @@ export async function settleQuote(
   quote: store.QuoteRow,
   now: Date,
   walletThreshold: number,
+  pending?: PendingTransaction,
 ): Promise<store.QuoteRow> {
   if (quote.source_account_id === null || quote.destination_account_id === null)
     throw new Error(`quote ${quote.id} is not a transfer between internal accounts`);
   await runExecutionGates(tx, caller, quote, now);
   if (parseId("ExternalAccount", quote.destination_account_id))
-    return settlePayout(tx, caller, quote, now, undefined, walletThreshold);
+    return settlePayout(tx, caller, quote, now, undefined, walletThreshold, pending);
   // Plain reads: the ledger takes the account locks, in id order, so opposite transfers cannot deadlock.
   const sender = await findAccountOrThrow(tx, caller, quote.source_account_id);
   const receiver = await findAccountOrThrow(tx, caller, quote.destination_account_id);
@@ -116,6 +126,7 @@ export async function settleQuote(
     [sender.customer_id, receiver.customer_id].filter((id): id is string => id !== null),
   );
   const { outgoing, incoming } = transferTransactions(quote, sender, receiver, names, now);
+  if (pending) Object.assign(outgoing, { id: pending.id, created_at: pending.createdAt });
   await insertTransaction(tx, outgoing);
   await insertTransaction(tx, incoming);
   await postBalanceChanges(tx, {

@@ -3,6 +3,7 @@ import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { errorResponses } from "../core/http/schemas.js";
 import { advancePlatformClock, readPlatformClock } from "../platform/clock.js";
+import { sandboxStablecoinRoutes } from "../stablecoins/sandbox-routes.js";
 import { sendTestEvent } from "../webhooks/deliveries.js";
 import { WebhookTestResult } from "../webhooks/schemas.js";
 import { sandboxCardPinRoutes } from "./card-pin-routes.js";
@@ -65,4 +66,5 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
   await app.register(sandboxMoneyRoutes, { deps });
   await app.register(sandboxCardRoutes, { deps });
   await app.register(sandboxCardPinRoutes, { deps });
+  await app.register(sandboxStablecoinRoutes, { deps });
 };

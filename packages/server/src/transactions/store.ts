@@ -170,3 +170,8 @@ export async function findTransactions(
   if (ids.length === 0) return [];
   return db.query(`${selectWithCustomer} WHERE t.id = ANY($1)`, [ids]);
 }
+
+/** Removes a row that is about to be re-created under the same id (an approved agent payment). */
+export async function deleteTransaction(tx: Tx, id: string): Promise<void> {
+  await tx.query("DELETE FROM transactions WHERE id = $1", [id]);
+}

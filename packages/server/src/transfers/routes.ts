@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../core/deps.js";
-import { errorResponses } from "../core/http/schemas.js";
+import { ErrorBody, errorResponses } from "../core/http/schemas.js";
 import { Transaction } from "../transactions/schemas.js";
 import { TransferInBody, TransferOutBody } from "./schemas.js";
 import { transferIn } from "./transfer-in.js";
@@ -9,7 +9,10 @@ import { transferOut } from "./transfer-out.js";
 /** Deprecated transfers (interface Versioning 2): use `POST /quotes` with `immediatelyExecute: true`. */
 export const transferRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const tags = ["Transfers"];
-  const response = { 201: Transaction, ...errorResponses };
+  // 501: NOT_IMPLEMENTED (wallet destinations, production pulls); transfer-out runs the quote execution
+  // gates, so also 429 DAILY_VOLUME_LIMIT_EXCEEDED.
+  const response = { 201: Transaction, ...errorResponses, 501: ErrorBody };
+  const outResponse = { ...response, 429: ErrorBody };
 
   app.post(
     "/transfer-out",
@@ -20,7 +23,7 @@ export const transferRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
         deprecated: true,
         description: "Deprecated: use POST /quotes with immediatelyExecute.",
         body: TransferOutBody,
-        response,
+        response: outResponse,
       },
     },
     async (request, reply) => reply.code(201).send(await transferOut(deps, request.caller, request.body)),

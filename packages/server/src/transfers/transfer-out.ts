@@ -4,6 +4,7 @@ import type { Caller } from "../core/http/context.js";
 import { sandboxSuffix } from "../core/ids.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import { findPlatform } from "../platform/store.js";
+import { runExecutionGates } from "../quotes/execution-gates.js";
 import { type OutcomePlan, settlePayout } from "../quotes/payout-execute.js";
 import { PAYOUT_SETTLE } from "../quotes/payout-jobs.js";
 import { newPayoutQuoteRow, payoutDestination } from "../quotes/payouts.js";
@@ -52,6 +53,8 @@ export async function transferOut(deps: Deps, caller: Caller, body: TransferOutB
     if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
     const quote = await newPayoutQuoteRow(tx, caller, request, platform.fee_configs, now);
     await insertQuote(tx, quote);
+    // An execution like any other: SCA and the daily volume limit answer before money moves.
+    await runExecutionGates(tx, caller, quote, now);
     const executed = await settlePayout(tx, caller, quote, now, transferOutcome);
     const row = await findTransaction(tx, caller.platformId, executed.transaction_id as string);
     if (!row) throw new Error(`transaction ${executed.transaction_id} vanished`);

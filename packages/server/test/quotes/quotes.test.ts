@@ -80,25 +80,21 @@ describe("POST /quotes: a same-currency transfer between internal accounts (conv
     expect(res.body).toEqual({ code: "INVALID_CURRENCY", reason: "Unknown currency XYZ." });
   });
 
-  test("a destination.currency other than the source account's -> 501 NOT_IMPLEMENTED (cross-currency)", async () => {
+  test("a destination.currency other than the destination account's -> 400 INVALID_INPUT on destination.currency", async () => {
     const body = transfer(a, b, 100, {
       destination: { destinationType: "ACCOUNT", accountId: b, currency: "EUR" },
     });
-    const res = await server.client.post("/quotes", body);
-    expect(res.status).toBe(501);
-    expect(res.body).toEqual({
-      code: "NOT_IMPLEMENTED",
-      reason: "Cross-currency quotes (USD to EUR) are not built yet; only same-currency transfers are.",
-    });
+    const res = await server.client.post<ErrorBody>("/quotes", body);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("INVALID_INPUT");
+    expect(res.body.details?.errors.map((e) => e.field)).toEqual(["destination.currency"]);
   });
 
-  test("accounts in different currencies -> 501 NOT_IMPLEMENTED (cross-currency)", async () => {
+  test("accounts in different currencies -> 201, priced at the cached rate (test/exchange-rates/cross-currency-quotes)", async () => {
     const eur = await newAccount(server, { currency: "EUR" });
-    const res = await server.client.post("/quotes", transfer(a, eur, 100));
-    expect(res.status).toBe(501);
-    expect((res.body as ErrorBody).reason).toBe(
-      "Cross-currency quotes (USD to EUR) are not built yet; only same-currency transfers are.",
-    );
+    const res = await server.client.post<Quote>("/quotes", transfer(a, eur, 100));
+    expect(res.status).toBe(201);
+    expect([res.body.sendingCurrency.code, res.body.receivingCurrency.code]).toEqual(["USD", "EUR"]);
   });
 
   test.each([

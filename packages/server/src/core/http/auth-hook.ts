@@ -3,6 +3,8 @@ import { ApiError } from "../errors/api-error.js";
 import type { Caller } from "./context.js";
 
 export type Authenticate = (clientId: string, secret: string) => Promise<Caller | null>;
+/** Resolves an agent's bearer access token to its caller (with `agent` set), or null. */
+export type AuthenticateAgent = (accessToken: string) => Promise<Caller | null>;
 
 const unauthorized = (reason: string) =>
   new ApiError("UNAUTHORIZED", { reason, headers: { "www-authenticate": 'Basic realm="paysvc"' } });
@@ -19,16 +21,44 @@ function basicCredentials(request: FastifyRequest): { clientId: string; secret: 
   return { clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
+const agentUnauthorized = (reason: string) =>
+  new ApiError("UNAUTHORIZED", { reason, headers: { "www-authenticate": 'Bearer realm="paysvc"' } });
+
+/** AgentAuth: `Authorization: Bearer <accessToken>`; Basic credentials are refused on agent routes. */
+async function agentCaller(request: FastifyRequest, authenticateAgent: AuthenticateAgent): Promise<Caller> {
+  const header = request.headers.authorization;
+  if (!header)
+    throw agentUnauthorized("Missing Authorization header; use Bearer with the agent's access token.");
+  const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,512})$/i.exec(header.trim());
+  if (!match?.[1])
+    throw agentUnauthorized("Agent routes take an agent access token (Bearer), not API credentials.");
+  const caller = await authenticateAgent(match[1]);
+  if (!caller?.agent) throw agentUnauthorized("The agent access token is not valid or was revoked.");
+  return caller;
+}
+
 /**
  * Check order (conventions §1.7): 401 first, for every path but public ones; then unknown route or
  * method (the not-found handler); then 403 for a missing permission or a sandbox route called by a
  * production platform; body and query validation come after.
  */
-export function registerAuth(app: FastifyInstance, authenticate: Authenticate): void {
+export function registerAuth(
+  app: FastifyInstance,
+  authenticate: Authenticate,
+  authenticateAgent: AuthenticateAgent = async () => null,
+): void {
   app.decorateRequest("caller", null as unknown as Caller);
   app.addHook("onRequest", async (request) => {
     const config = request.routeOptions.config;
-    if (config.public) return;
+    if (config.public || config.auth === "none") return;
+    if (config.auth === "agent" && !request.is404) {
+      request.caller = await agentCaller(request, authenticateAgent);
+      const needed = config.agentOperation;
+      if (needed && !request.caller.agent?.allowedOperations.includes(needed)) {
+        throw new ApiError("FORBIDDEN", { reason: `The agent's policy does not allow ${needed}.` });
+      }
+      return;
+    }
     const { clientId, secret } = basicCredentials(request);
     const caller = await authenticate(clientId, secret);
     if (!caller) throw unauthorized("The API credentials are not valid.");

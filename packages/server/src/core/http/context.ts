@@ -9,6 +9,22 @@ export interface Caller {
   environment: Environment;
   /** Sandbox clock offset of the platform: every timestamp assigned for it is service now + this. */
   clockOffsetMs: number;
+  /** Set when the caller is an agent (AgentAuth bearer token): bound to one customer and its policy. */
+  agent?: AgentPrincipal;
+}
+
+/** An operation an agent's policy may allow (docs/decisions/agents.md). */
+export type AgentOperation =
+  | "VIEW_ACCOUNTS"
+  | "VIEW_TRANSACTIONS"
+  | "CREATE_EXTERNAL_ACCOUNTS"
+  | "SEND_PAYMENTS";
+
+/** The agent behind an AgentAuth request. */
+export interface AgentPrincipal {
+  agentId: string;
+  customerId: string;
+  allowedOperations: readonly AgentOperation[];
 }
 
 declare module "fastify" {
@@ -21,6 +37,10 @@ declare module "fastify" {
     optionalBody?: boolean;
     /** Exists only in sandbox mode and answers 403 to production platforms (conventions §1.9). */
     sandbox?: boolean;
+    /** `agent`: AgentAuth (Bearer access token) only; `none`: no credentials, still documented. Default Basic. */
+    auth?: "agent" | "none";
+    /** The agent policy operation an AgentAuth route needs (403 FORBIDDEN without it). */
+    agentOperation?: AgentOperation;
   }
   interface FastifyRequest {
     caller: Caller;

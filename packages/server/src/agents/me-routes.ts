@@ -1,0 +1,171 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import type { Deps } from "../core/deps.js";
+import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
+import { ErrorBody, errorResponses, StringEnum } from "../core/http/schemas.js";
+import { InternalAccount, internalAccountTypes } from "../customers/schemas.js";
+import { CreatePlatformExternalAccountBody, ExternalAccount } from "../external-accounts/schemas.js";
+import { CreateQuoteBody, ExecuteQuoteBody, Quote } from "../quotes/schemas.js";
+import { AnyTransaction, transactionStatuses } from "../transactions/schemas.js";
+import { createAgentQuote, executeAgentQuote, getAgentQuote } from "./payments.js";
+import { Agent, AgentQuoteParams } from "./schemas.js";
+import {
+  createSelfExternalAccount,
+  getSelf,
+  getSelfTransaction,
+  listSelfExternalAccounts,
+  listSelfInternalAccounts,
+  listSelfTransactions,
+} from "./self.js";
+
+const currency = Type.Optional(Type.String({ pattern: "^[A-Z]{3,5}$" }));
+const security = [{ AgentAuth: [] }];
+const responses = { ...errorResponses, 501: ErrorBody };
+
+/**
+ * The agent's own routes: AgentAuth (Bearer access token) only, bound to the agent's customer; each needs
+ * its policy operation (403 FORBIDDEN). No Idempotency-Key: keys are scoped per platform, and two agents
+ * of one platform must never be replayed each other's answers (docs/decisions/agents.md).
+ */
+export const agentSelfRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const tags = ["Agent operations"];
+  const agent = (
+    operation?: "VIEW_ACCOUNTS" | "VIEW_TRANSACTIONS" | "CREATE_EXTERNAL_ACCOUNTS" | "SEND_PAYMENTS",
+  ) => ({
+    auth: "agent" as const,
+    idempotency: false as const,
+    ...(operation ? { agentOperation: operation } : {}),
+  });
+
+  app.get(
+    "/agents/me",
+    { config: agent(), schema: { tags, security, response: { 200: Agent, ...errorResponses } } },
+    async (request) => getSelf(deps, request.caller),
+  );
+  app.get(
+    "/agents/me/internal-accounts",
+    {
+      config: agent("VIEW_ACCOUNTS"),
+      schema: {
+        tags,
+        security,
+        querystring: Query({
+          currency,
+          type: Type.Optional(StringEnum(internalAccountTypes)),
+          ...PageQuery,
+          ...SortQuery,
+        }),
+        response: { 200: Page(InternalAccount), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { filters, page } = splitPageQuery(request.query);
+      return listSelfInternalAccounts(deps, request.caller, filters, page);
+    },
+  );
+  app.get(
+    "/agents/me/external-accounts",
+    {
+      config: agent("VIEW_ACCOUNTS"),
+      schema: {
+        tags,
+        security,
+        querystring: Query({ currency, ...PageQuery, ...SortQuery }),
+        response: { 200: Page(ExternalAccount), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { filters, page } = splitPageQuery(request.query);
+      return listSelfExternalAccounts(deps, request.caller, filters, page);
+    },
+  );
+  app.post(
+    "/agents/me/external-accounts",
+    {
+      config: agent("CREATE_EXTERNAL_ACCOUNTS"),
+      schema: {
+        tags,
+        security,
+        description:
+          "Adds an external account of the agent's customer (same rules as POST /customers/external-accounts).",
+        body: CreatePlatformExternalAccountBody,
+        response: { 201: ExternalAccount, ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createSelfExternalAccount(deps, request.caller, request.body)),
+  );
+  app.post(
+    "/agents/me/quotes",
+    {
+      config: agent("SEND_PAYMENTS"),
+      schema: {
+        tags,
+        security,
+        description: "Prices a payment from the customer's account to its own account or external account.",
+        body: CreateQuoteBody,
+        response: { 201: Quote, ...responses },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createAgentQuote(deps, request.caller, request.body)),
+  );
+  app.get(
+    "/agents/me/quotes/:quoteId",
+    {
+      config: agent("SEND_PAYMENTS"),
+      schema: { tags, security, params: AgentQuoteParams, response: { 200: Quote, ...errorResponses } },
+    },
+    async (request) => getAgentQuote(deps, request.caller, request.params.quoteId),
+  );
+  app.post(
+    "/agents/me/quotes/:quoteId/execute",
+    {
+      config: { ...agent("SEND_PAYMENTS"), optionalBody: true },
+      schema: {
+        tags,
+        security,
+        description:
+          "Executes the agent's quote; with requirePlatformApproval the payment waits as a PENDING transaction until POST /transactions/{id}/approve.",
+        params: AgentQuoteParams,
+        body: ExecuteQuoteBody,
+        response: { 200: Quote, ...responses },
+      },
+    },
+    async (request) => executeAgentQuote(deps, request.caller, request.params.quoteId),
+  );
+  app.get(
+    "/agents/me/transactions",
+    {
+      config: agent("VIEW_TRANSACTIONS"),
+      schema: {
+        tags,
+        security,
+        querystring: Query({
+          status: Type.Optional(StringEnum(transactionStatuses)),
+          type: Type.Optional(StringEnum(["INCOMING", "OUTGOING", "CARD"])),
+          ...PageQuery,
+          ...SortQuery,
+        }),
+        response: { 200: Page(AnyTransaction), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { filters, page } = splitPageQuery(request.query);
+      return listSelfTransactions(deps, request.caller, filters, page);
+    },
+  );
+  app.get(
+    "/agents/me/transactions/:transactionId",
+    {
+      config: agent("VIEW_TRANSACTIONS"),
+      schema: {
+        tags,
+        security,
+        params: Type.Object({ transactionId: Type.String() }),
+        response: { 200: AnyTransaction, ...errorResponses },
+      },
+    },
+    async (request) => getSelfTransaction(deps, request.caller, request.params.transactionId),
+  );
+};

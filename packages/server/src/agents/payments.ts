@@ -1,0 +1,193 @@
+import type { Executor } from "../core/db/db.js";
+import { type Deps, nowFor, walletVerificationThreshold } from "../core/deps.js";
+import { ApiError, invalidField } from "../core/errors/api-error.js";
+import type { AgentPrincipal, Caller } from "../core/http/context.js";
+import { newId, parseId } from "../core/ids.js";
+import { scheduleJob } from "../core/jobs/jobs.js";
+import { findAccountOrThrow } from "../customers/accounts.js";
+import { findExternalAccountOrThrow } from "../external-accounts/external-accounts.js";
+import { createQuote, quoteNotFound, toQuote } from "../quotes/quotes.js";
+import { checkQuoteRequest } from "../quotes/request.js";
+import type { CreateQuoteBody, Quote } from "../quotes/schemas.js";
+import { settleQuote } from "../quotes/settle.js";
+import * as quoteStore from "../quotes/store.js";
+import { insertTransaction, type TransactionRow } from "../transactions/store.js";
+import { toTransaction } from "../transactions/transactions.js";
+import { enqueueEvent } from "../webhooks/outbox.js";
+import type { AgentPolicy } from "./schemas.js";
+import * as store from "./store.js";
+
+/** The pendingReason of an agent payment waiting for `POST /transactions/{id}/approve`. */
+export const PLATFORM_APPROVAL_REQUIRED = "PLATFORM_APPROVAL_REQUIRED";
+/** The job that expires an unapproved agent payment when its quote expires. */
+export const EXPIRE_PENDING_AGENT_PAYMENT = "agents.expire-pending-payment";
+
+export function agentOf(caller: Caller): AgentPrincipal {
+  if (!caller.agent) throw new Error("agent route reached without an agent caller");
+  return caller.agent;
+}
+
+/** An account id of another customer reads exactly like one that does not exist (same 404 and reason). */
+async function requireOwnAccount(deps: Deps, caller: Caller, customerId: string, rawId: string) {
+  if (parseId("ExternalAccount", rawId)) {
+    const row = await findExternalAccountOrThrow(deps.db, caller, rawId, "customer");
+    if (row.customer_id !== customerId)
+      throw new ApiError("ACCOUNT_NOT_FOUND", { reason: `No external account ${rawId}.` });
+    return;
+  }
+  const row = await findAccountOrThrow(deps.db, caller, rawId);
+  if (row.customer_id !== customerId)
+    throw new ApiError("ACCOUNT_NOT_FOUND", { reason: `No internal account ${rawId}.` });
+}
+
+/** The policy ceiling for one payment in `currency`; a currency the policy does not list cannot be sent. */
+function requireWithinPolicy(policy: AgentPolicy, currency: string, amount: number): void {
+  const max = policy.maxTransactionAmounts.find((entry) => entry.currency === currency);
+  if (!max)
+    throw new ApiError("TRANSACTION_SIZE_LIMIT_EXCEEDED", {
+      reason: `The agent's policy allows no payments in ${currency}.`,
+    });
+  if (amount > max.amount)
+    throw new ApiError("TRANSACTION_SIZE_LIMIT_EXCEEDED", {
+      reason: `${amount} exceeds the agent's maximum of ${max.amount} ${currency} minor units per payment.`,
+    });
+}
+
+async function currentPolicy(tx: Executor, caller: Caller): Promise<AgentPolicy> {
+  const row = await store.findAgent(tx, caller.platformId, agentOf(caller).agentId);
+  if (!row) throw new Error("authenticated agent vanished");
+  return row.policy;
+}
+
+/**
+ * `POST /agents/me/quotes`: a quote from the agent's customer's account to another of its accounts or one
+ * of its external accounts, within the policy's per-currency maximum (`lockedCurrencyAmount` here; the
+ * total with fees at execute). Created through the quotes domain, then linked to the agent.
+ */
+export async function createAgentQuote(deps: Deps, caller: Caller, body: CreateQuoteBody): Promise<Quote> {
+  const agent = agentOf(caller);
+  if (body.immediatelyExecute === true)
+    throw invalidField("immediatelyExecute", "agents execute with POST /agents/me/quotes/{quoteId}/execute");
+  const request = checkQuoteRequest(body);
+  await requireOwnAccount(deps, caller, agent.customerId, request.source.accountId);
+  await requireOwnAccount(deps, caller, agent.customerId, request.destination.accountId);
+  const source = await findAccountOrThrow(deps.db, caller, request.source.accountId);
+  const policy = await currentPolicy(deps.db, caller);
+  requireWithinPolicy(policy, source.currency, request.lockedCurrencyAmount);
+  const quote = await createQuote(deps, caller, { ...body, immediatelyExecute: false });
+  await deps.db.transaction((tx) =>
+    store.insertAgentQuote(tx, quote.id, agent.agentId, nowFor(deps, caller)),
+  );
+  return quote;
+}
+
+/** Reads one of this agent's quotes; any other quote id is `404 QUOTE_NOT_FOUND`. */
+export async function getAgentQuote(deps: Deps, caller: Caller, rawId: string): Promise<Quote> {
+  const id = parseId("Quote", rawId);
+  const link = id ? await store.findAgentQuote(deps.db, id) : undefined;
+  const row =
+    link && link.agent_id === agentOf(caller).agentId
+      ? await quoteStore.findQuote(deps.db, caller.platformId, link.quote_id)
+      : undefined;
+  if (!row) throw quoteNotFound(rawId);
+  return toQuote(row, nowFor(deps, caller));
+}
+
+/** The OUTGOING transaction of an agent payment before approval: PENDING, no money moved yet. */
+function pendingTransaction(quote: quoteStore.QuoteRow, now: Date): TransactionRow {
+  const { description, remittanceInformation, purposeOfPayment } = quote.details;
+  const echoed = { remittanceInformation, purposeOfPayment };
+  return {
+    id: newId("Transaction"),
+    platform_id: quote.platform_id,
+    type: "OUTGOING",
+    status: "PENDING",
+    account_id: quote.source_account_id as string,
+    customer_id: quote.customer_id,
+    currency: quote.sending_currency,
+    sent_amount: quote.total_sending_amount,
+    received_amount:
+      quote.receiving_currency === quote.sending_currency ? quote.total_receiving_amount : null,
+    fees: quote.fees_included,
+    platform_fees: quote.platform_fees_included,
+    quote_id: quote.id,
+    payment_rail: typeof quote.details.paymentRail === "string" ? quote.details.paymentRail : null,
+    rail_selection_mode:
+      typeof quote.details.railSelectionMode === "string" ? quote.details.railSelectionMode : null,
+    failure_reason: null,
+    pending_reason: PLATFORM_APPROVAL_REQUIRED,
+    description: typeof description === "string" ? description : null,
+    reference: null,
+    source: { sourceType: "ACCOUNT", accountId: quote.source_account_id },
+    destination: { destinationType: "ACCOUNT", accountId: quote.destination_account_id },
+    details: {
+      exchangeRate: quote.exchange_rate,
+      ...Object.fromEntries(Object.entries(echoed).filter(([, value]) => value !== undefined)),
+    },
+    settled_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+type Outcome = { quote: Quote } | { expired: quoteStore.QuoteRow };
+
+/**
+ * `POST /agents/me/quotes/{quoteId}/execute`. Checks as `POST /quotes/{id}/execute` (409 once executed,
+ * 400 QUOTE_EXPIRED committed as EXPIRED), then the policy's maximum against `totalSendingAmount`. With
+ * `requirePlatformApproval` the payment waits: a PENDING OUTGOING transaction (pendingReason
+ * PLATFORM_APPROVAL_REQUIRED), the quote PENDING_AUTHORIZATION, `OUTGOING_PAYMENT.PENDING`, and a job that
+ * expires it with the quote. Otherwise it executes at once through the quote execution path.
+ */
+export async function executeAgentQuote(deps: Deps, caller: Caller, rawId: string): Promise<Quote> {
+  const agent = agentOf(caller);
+  const id = parseId("Quote", rawId);
+  const outcome = await deps.db.transaction(async (tx): Promise<Outcome> => {
+    const link = id ? await store.findAgentQuote(tx, id) : undefined;
+    const row =
+      link && link.agent_id === agent.agentId
+        ? await quoteStore.lockQuote(tx, caller.platformId, link.quote_id)
+        : undefined;
+    if (!row) throw quoteNotFound(rawId);
+    const now = nowFor(deps, caller);
+    if (row.status === "EXPIRED") return { expired: row };
+    if (row.status !== "PENDING")
+      throw new ApiError("CONFLICT", {
+        reason: `Quote ${row.id} is ${row.status}; it was already executed.`,
+      });
+    if (now >= row.expires_at)
+      return { expired: await quoteStore.updateQuoteStatus(tx, row.id, { status: "EXPIRED", now }) };
+    const policy = await currentPolicy(tx, caller);
+    requireWithinPolicy(policy, row.sending_currency, row.total_sending_amount);
+    if (!policy.requirePlatformApproval) {
+      const executed = await settleQuote(tx, caller, row, now, walletVerificationThreshold(deps));
+      return { quote: toQuote(executed, now) };
+    }
+    const pending = pendingTransaction(row, now);
+    await insertTransaction(tx, pending);
+    const waiting = await quoteStore.updateQuoteStatus(tx, row.id, {
+      status: "PENDING_AUTHORIZATION",
+      transactionId: pending.id,
+      now,
+    });
+    await enqueueEvent(tx, {
+      platformId: row.platform_id,
+      type: "OUTGOING_PAYMENT.PENDING",
+      data: toTransaction(pending),
+      now,
+    });
+    await scheduleJob(tx, {
+      platformId: row.platform_id,
+      kind: EXPIRE_PENDING_AGENT_PAYMENT,
+      payload: { transactionId: pending.id },
+      runAt: row.expires_at,
+      now,
+    });
+    return { quote: toQuote(waiting, now) };
+  });
+  if ("expired" in outcome)
+    throw new ApiError("QUOTE_EXPIRED", {
+      reason: `Quote ${outcome.expired.id} expired at ${outcome.expired.expires_at.toISOString()}; request a new one.`,
+    });
+  return outcome.quote;
+}

@@ -1,0 +1,115 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import type { Deps } from "../core/deps.js";
+import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
+import { errorResponses, StringEnum } from "../core/http/schemas.js";
+import { createAgent, createDeviceCode, getAgent, listAgents, revokeAgent, updateAgent } from "./agents.js";
+import { redeemDeviceCode } from "./device-codes.js";
+import { agentSelfRoutes } from "./me-routes.js";
+import {
+  Agent,
+  AgentParams,
+  CreateAgentBody,
+  CreatedAgent,
+  DeviceCode,
+  DeviceCodeParams,
+  RedeemedDeviceCode,
+  UpdateAgentBody,
+} from "./schemas.js";
+
+const NoBody = Type.Object({}, { additionalProperties: false });
+
+/** Agent management by the platform (BasicAuth), the device-code redeem (no credentials) and the agent's own routes. */
+export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const tags = ["Agents"];
+  const one = { tags, params: AgentParams };
+
+  app.post(
+    "/agents",
+    {
+      schema: {
+        tags,
+        description: "Creates an agent bound to one customer, with its policy and a first device code.",
+        body: CreateAgentBody,
+        response: { 201: CreatedAgent, ...errorResponses },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createAgent(deps, request.caller, request.body)),
+  );
+  app.get(
+    "/agents",
+    {
+      schema: {
+        tags,
+        querystring: Query({
+          customerId: Type.Optional(Type.String({ maxLength: 100 })),
+          status: Type.Optional(StringEnum(["ACTIVE", "REVOKED"])),
+          ...PageQuery,
+          ...SortQuery,
+        }),
+        response: { 200: Page(Agent), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { filters, page } = splitPageQuery(request.query);
+      return listAgents(deps, request.caller, filters, page);
+    },
+  );
+  app.get(
+    "/agents/:agentId",
+    { schema: { ...one, response: { 200: Agent, ...errorResponses } } },
+    async (request) => getAgent(deps, request.caller, request.params.agentId),
+  );
+  app.patch(
+    "/agents/:agentId",
+    { schema: { ...one, body: UpdateAgentBody, response: { 200: Agent, ...errorResponses } } },
+    async (request) => updateAgent(deps, request.caller, request.params.agentId, request.body),
+  );
+  app.post(
+    "/agents/:agentId/revoke",
+    {
+      config: { optionalBody: true },
+      schema: {
+        ...one,
+        description: "Revokes the agent: its access token stops working and open device codes are voided.",
+        body: NoBody,
+        response: { 200: Agent, ...errorResponses },
+      },
+    },
+    async (request) => revokeAgent(deps, request.caller, request.params.agentId),
+  );
+  app.post(
+    "/agents/:agentId/device-codes",
+    {
+      config: { optionalBody: true },
+      schema: {
+        ...one,
+        description:
+          "Issues a device code (10 minutes, single use); redeeming it replaces the agent's access token.",
+        body: NoBody,
+        response: { 201: DeviceCode, ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createDeviceCode(deps, request.caller, request.params.agentId)),
+  );
+  app.post(
+    "/agents/device-codes/:code/redeem",
+    {
+      // The code is in the path, and request lines are logged at info: this route logs warnings only.
+      logLevel: "warn",
+      config: { auth: "none", idempotency: false, optionalBody: true },
+      schema: {
+        tags,
+        description: "Redeems a device code for the agent's access token (AgentAuth Bearer). No credentials.",
+        security: [],
+        params: DeviceCodeParams,
+        body: NoBody,
+        response: { 200: RedeemedDeviceCode, ...errorResponses },
+      },
+    },
+    async (request) => redeemDeviceCode(deps, request.params.code),
+  );
+
+  await app.register(agentSelfRoutes, { deps });
+};

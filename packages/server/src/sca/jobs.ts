@@ -1,0 +1,41 @@
+import type { Tx } from "../core/db/db.js";
+import type { JobContext, JobHandler } from "../core/jobs/jobs.js";
+import { findPlatform } from "../platform/store.js";
+import { failPayment, PAYMENT_CHALLENGE_EXPIRY } from "./payments.js";
+import * as store from "./store.js";
+
+/** The platform's now inside a job: the service clock plus the platform's sandbox offset. */
+async function platformNow(tx: Tx, context: JobContext): Promise<Date> {
+  const platform = await findPlatform(tx, context.job.platformId);
+  return new Date(context.deps.clock.now().getTime() + (platform?.clock_offset_ms ?? 0));
+}
+
+/**
+ * A payment challenge's `expiresAt` passed: still OPEN → EXPIRED, and its held quote fails with
+ * `SCA_NOT_COMPLETED`. Answered or abandoned challenges are left alone. A sandbox clock moved back
+ * before `expiresAt` reschedules the check instead.
+ */
+const paymentChallengeExpiry: JobHandler = async (context) => {
+  await context.deps.db.transaction(async (tx) => {
+    const challenge = await store.lockChallenge(
+      tx,
+      context.job.platformId,
+      String(context.job.payload.challengeId),
+    );
+    const now = await platformNow(tx, context);
+    if (challenge?.state === "OPEN" && now < challenge.expires_at) {
+      await context.reschedule(tx, challenge.expires_at);
+      return;
+    }
+    if (challenge?.state === "OPEN") {
+      await store.setChallengeState(tx, challenge.id, { state: "EXPIRED" });
+      await failPayment(tx, challenge, now);
+    }
+    await context.finish(tx);
+  });
+};
+
+/** Job kinds of strong customer authentication, registered in src/jobs.ts. */
+export function scaJobHandlers(): Record<string, JobHandler> {
+  return { [PAYMENT_CHALLENGE_EXPIRY]: paymentChallengeExpiry };
+}

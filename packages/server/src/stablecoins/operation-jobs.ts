@@ -1,0 +1,93 @@
+import { jobNow } from "../cards/issuance-jobs.js";
+import type { Tx } from "../core/db/db.js";
+import type { JobHandler } from "../core/jobs/jobs.js";
+import { postBalanceChanges } from "../ledger/ledger.js";
+import { findTransaction, type TransactionRow, updateTransaction } from "../transactions/store.js";
+import { toTransaction } from "../transactions/transactions.js";
+import { type EventType, enqueueEvent } from "../webhooks/outbox.js";
+import * as store from "./operation-store.js";
+import { SETTLE_OPERATION_JOB } from "./operations.js";
+
+/**
+ * The sandbox provider's answer, read from the amount's last three digits like the payout suffixes
+ * (conventions §3.6): `002` is rejected by the provider, anything else settles.
+ */
+function providerRejects(operation: store.OperationRow): boolean {
+  return String(operation.amount).endsWith("002");
+}
+
+/** Moves the fiat leg and the treasury holding for the outcome, all in the settling transaction. */
+async function applyOutcome(
+  tx: Tx,
+  operation: store.OperationRow,
+  failed: boolean,
+  now: Date,
+): Promise<void> {
+  const holding = {
+    platformId: operation.platform_id,
+    providerAccountId: operation.provider_account_id,
+    stablecoinId: operation.stablecoin_id,
+  };
+  // A completed mint puts the tokens in the treasury; a failed mint gives the debited money back.
+  // A completed burn pays the redeemed money out; a failed burn returns the reserved tokens.
+  const creditsAccount = operation.type === "MINT" ? failed : !failed;
+  if (creditsAccount) {
+    await postBalanceChanges(tx, {
+      platformId: operation.platform_id,
+      now,
+      postings: [
+        {
+          accountId: operation.account_id,
+          amount: operation.amount,
+          transactionId: operation.transaction_id,
+        },
+      ],
+    });
+  } else {
+    await store.addToHolding(tx, holding, operation.amount, now);
+  }
+}
+
+async function settleTransaction(tx: Tx, operation: store.OperationRow, failed: boolean, now: Date) {
+  await findTransaction(tx, operation.platform_id, operation.transaction_id, true);
+  const current = await findTransaction(tx, operation.platform_id, operation.transaction_id);
+  if (!current) throw new Error(`transaction ${operation.transaction_id} of ${operation.id} is missing`);
+  const updated: TransactionRow = {
+    ...current,
+    status: failed ? "FAILED" : "COMPLETED",
+    settled_at: failed ? null : now,
+    updated_at: now,
+  };
+  await updateTransaction(tx, updated);
+  const family = operation.type === "MINT" ? "OUTGOING_PAYMENT" : "INCOMING_PAYMENT";
+  const type = `${family}.${failed ? "FAILED" : "COMPLETED"}` as EventType;
+  await enqueueEvent(tx, { platformId: operation.platform_id, type, data: toTransaction(updated), now });
+}
+
+/**
+ * Settles a PROCESSING mint or burn: COMPLETED or FAILED with its money effects, its transaction's
+ * status and event, in one transaction. An operation already settled (a job run twice) is left alone.
+ */
+const settleOperation: JobHandler = async (context) => {
+  await context.deps.db.transaction(async (tx) => {
+    const id = String(context.job.payload.operationId);
+    const operation = await store.findOperation(tx, context.job.platformId, id, true);
+    if (operation?.status === "PROCESSING") {
+      const now = await jobNow(tx, context);
+      const failed = providerRejects(operation);
+      await applyOutcome(tx, operation, failed, now);
+      await settleTransaction(tx, operation, failed, now);
+      await store.settleOperation(tx, id, {
+        status: failed ? "FAILED" : "COMPLETED",
+        failure_reason: failed ? "PROVIDER_REJECTED" : null,
+        now,
+      });
+    }
+    await context.finish(tx);
+  });
+};
+
+/** Job kinds of the stablecoins area, registered in src/jobs.ts. */
+export function stablecoinJobHandlers(): Record<string, JobHandler> {
+  return { [SETTLE_OPERATION_JOB]: settleOperation };
+}

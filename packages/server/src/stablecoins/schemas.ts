@@ -1,0 +1,154 @@
+import { type Static, Type } from "typebox";
+import { CurrencyAmount, DateTime, StringEnum } from "../core/http/schemas.js";
+import { currencyCodes, isFiat, MAX_AMOUNT } from "../core/money.js";
+
+const object = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
+  Type.Object(properties, { additionalProperties: false });
+
+/** Networks a stablecoin can live on; the token identifier is checked as that network's address. */
+export const stablecoinNetworks = ["ETHEREUM", "BASE", "POLYGON", "PLASMA", "SOLANA", "TRON"] as const;
+export type StablecoinNetwork = (typeof stablecoinNetworks)[number];
+
+export const stablecoinOperationTypes = ["MINT", "BURN"] as const;
+export type StablecoinOperationType = (typeof stablecoinOperationTypes)[number];
+
+/** Interface "Stablecoin enablement". */
+export const enablementStatuses = [
+  "NOT_ENABLED",
+  "PENDING_APPROVAL",
+  "ENABLING",
+  "ENABLED",
+  "DISABLED",
+] as const;
+export type EnablementStatus = (typeof enablementStatuses)[number];
+
+export const fiatCurrencyCodes = currencyCodes.filter(isFiat);
+
+export const RegisterStablecoinBody = object({
+  symbol: Type.String({ pattern: "^[A-Z0-9]{2,12}$", description: "2 to 12 uppercase letters or digits." }),
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  network: StringEnum(stablecoinNetworks),
+  tokenIdentifier: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: "The token's contract address (EVM, TRON) or mint address (SOLANA) on `network`.",
+  }),
+  decimals: Type.Integer({ minimum: 0, maximum: 18, description: "The token's on-chain precision." }),
+  backingCurrency: Type.Optional(
+    StringEnum(fiatCurrencyCodes, {
+      description: "The fiat currency the token is redeemable for one to one; default USD.",
+    }),
+  ),
+  supportedOperations: Type.Optional(
+    Type.Array(StringEnum(stablecoinOperationTypes), {
+      minItems: 1,
+      uniqueItems: true,
+      description: "Issuer operations the token allows; default both.",
+    }),
+  ),
+});
+export type RegisterStablecoinBody = Static<typeof RegisterStablecoinBody>;
+
+export const Stablecoin = Type.Object({
+  id: Type.String(),
+  symbol: Type.String(),
+  name: Type.String(),
+  network: StringEnum(stablecoinNetworks),
+  tokenIdentifier: Type.String(),
+  decimals: Type.Integer(),
+  backingCurrency: Type.String(),
+  supportedOperations: Type.Array(StringEnum(stablecoinOperationTypes)),
+  enablementStatus: StringEnum(enablementStatuses),
+  provisioned: Type.Boolean({
+    description: "Whether the service operator provisioned the token for issuer operations (mint, burn).",
+  }),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+});
+export type Stablecoin = Static<typeof Stablecoin>;
+
+export const StablecoinParams = Type.Object({ stablecoinId: Type.String() });
+export const OperationParams = Type.Object({ stablecoinId: Type.String(), operationId: Type.String() });
+export const ProviderAccountParams = Type.Object({ providerAccountId: Type.String() });
+
+export const stablecoinProviders = ["BRALE", "PAXOS", "BRIDGE", "AGORA"] as const;
+export const providerAccountStatuses = ["ACTIVE", "REVOKED"] as const;
+
+export const CreateProviderAccountBody = object({
+  provider: StringEnum(stablecoinProviders),
+  accountReference: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: "The platform's account id at the provider.",
+  }),
+  networks: Type.Array(StringEnum(stablecoinNetworks), {
+    minItems: 1,
+    uniqueItems: true,
+    description: "Networks the provider account can issue on.",
+  }),
+});
+export type CreateProviderAccountBody = Static<typeof CreateProviderAccountBody>;
+
+export const StablecoinProviderAccount = Type.Object({
+  id: Type.String(),
+  provider: StringEnum(stablecoinProviders),
+  accountReference: Type.String(),
+  networks: Type.Array(StringEnum(stablecoinNetworks)),
+  status: StringEnum(providerAccountStatuses),
+  revokedAt: Type.Optional(DateTime()),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+});
+export type StablecoinProviderAccount = Static<typeof StablecoinProviderAccount>;
+
+const Amount = Type.Integer({
+  minimum: 1,
+  maximum: MAX_AMOUNT,
+  description:
+    "Minor units of the stablecoin's backing currency (cents for USD); one token unit per currency unit.",
+});
+const ProviderAccountId = Type.Optional(
+  Type.String({ description: "Required when the platform has several ACTIVE provider accounts." }),
+);
+
+export const MintBody = object({
+  amount: Amount,
+  sourceAccountId: Type.String({ description: "Internal account in the backing currency that pays." }),
+  stablecoinProviderAccountId: ProviderAccountId,
+});
+export type MintBody = Static<typeof MintBody>;
+
+export const BurnBody = object({
+  amount: Amount,
+  destinationAccountId: Type.String({
+    description: "Internal account in the backing currency that receives the redeemed money.",
+  }),
+  stablecoinProviderAccountId: ProviderAccountId,
+});
+export type BurnBody = Static<typeof BurnBody>;
+
+export const operationStatuses = ["PROCESSING", "COMPLETED", "FAILED"] as const;
+export type OperationStatus = (typeof operationStatuses)[number];
+
+export const StablecoinOperation = Type.Object({
+  id: Type.String(),
+  stablecoinId: Type.String(),
+  type: StringEnum(stablecoinOperationTypes),
+  status: StringEnum(operationStatuses),
+  amount: CurrencyAmount,
+  accountId: Type.String({
+    description: "The internal account debited (MINT) or credited (BURN) in the backing currency.",
+  }),
+  stablecoinProviderAccountId: Type.String(),
+  transactionId: Type.String({ description: "The transaction that carries the fiat leg." }),
+  failureReason: Type.Optional(StringEnum(["PROVIDER_REJECTED"])),
+  completedAt: Type.Optional(DateTime()),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+});
+export type StablecoinOperation = Static<typeof StablecoinOperation>;
+
+export const OperatorEnablementBody = object({
+  status: StringEnum(enablementStatuses, { description: "The state the operator moves the stablecoin to." }),
+});
+export type OperatorEnablementBody = Static<typeof OperatorEnablementBody>;

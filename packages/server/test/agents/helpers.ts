@@ -1,0 +1,115 @@
+import { expect } from "vitest";
+import type { TestClient, TestResponse, TestServer } from "../harness.js";
+
+export const ALL_OPERATIONS = [
+  "VIEW_ACCOUNTS",
+  "VIEW_TRANSACTIONS",
+  "CREATE_EXTERNAL_ACCOUNTS",
+  "SEND_PAYMENTS",
+];
+
+export type Agent = {
+  id: string;
+  customerId: string;
+  name: string;
+  status: string;
+  policy: {
+    allowedOperations: string[];
+    maxTransactionAmounts: { currency: string; amount: number }[];
+    requirePlatformApproval: boolean;
+  };
+  accessTokenIssuedAt?: string;
+  revokedAt?: string;
+  createdAt: string;
+  deviceCode?: { agentId: string; code: string; expiresAt: string };
+};
+export type ErrorBody = { code: string; reason: string; details?: { errors: { field: string }[] } };
+
+/** A client of the agent routes: `Authorization: Bearer <accessToken>`, no Basic credentials. */
+export class AgentClient {
+  constructor(
+    readonly client: TestClient,
+    readonly accessToken: string,
+  ) {}
+  private options() {
+    return { auth: null, headers: { authorization: `Bearer ${this.accessToken}` } };
+  }
+  get<T = Record<string, unknown>>(path: string): Promise<TestResponse<T>> {
+    return this.client.get<T>(path, this.options());
+  }
+  post<T = Record<string, unknown>>(path: string, body?: unknown): Promise<TestResponse<T>> {
+    return this.client.post<T>(path, body, this.options());
+  }
+}
+
+export const policy = (overrides: Record<string, unknown> = {}) => ({
+  allowedOperations: ALL_OPERATIONS,
+  maxTransactionAmounts: [{ currency: "USD", amount: 50_000 }],
+  ...overrides,
+});
+
+/** A customer with its USD account (funded with `funds`), on the client's platform. */
+export async function customerWithAccount(client: TestClient, funds = 100_000) {
+  const customer = await client.post<{ id: string }>("/customers", { customerType: "INDIVIDUAL" });
+  expect(customer.status, customer.text).toBe(201);
+  const accounts = await client.get<{ data: { id: string }[] }>(
+    `/customers/internal-accounts?customerId=${customer.body.id}&currency=USD`,
+  );
+  const accountId = accounts.body.data[0]?.id as string;
+  if (funds > 0) {
+    const funded = await client.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount: funds });
+    expect(funded.status, funded.text).toBe(200);
+  }
+  return { customerId: customer.body.id, accountId };
+}
+
+export async function createAgent(client: TestClient, customerId: string, agentPolicy = policy()) {
+  const res = await client.post<Agent>("/agents", { customerId, name: "Budget bot", policy: agentPolicy });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+
+export async function redeem(client: TestClient, code: string) {
+  return client.post<{ agentId: string; customerId: string; accessToken: string; tokenType: string }>(
+    `/agents/device-codes/${code}/redeem`,
+    undefined,
+    { auth: null },
+  );
+}
+
+/** A customer (funded USD account), an agent for it with `agentPolicy`, and the agent's client. */
+export async function agentSetup(
+  server: TestServer,
+  options: { client?: TestClient; policy?: Record<string, unknown>; funds?: number } = {},
+) {
+  const client = options.client ?? server.client;
+  const { customerId, accountId } = await customerWithAccount(client, options.funds);
+  const agent = await createAgent(client, customerId, policy(options.policy));
+  const redeemed = await redeem(client, agent.deviceCode?.code as string);
+  expect(redeemed.status, redeemed.text).toBe(200);
+  return { customerId, accountId, agent, agentClient: new AgentClient(client, redeemed.body.accessToken) };
+}
+
+export const bankAccountInfo = (accountNumber = "1234567000") => ({
+  accountType: "USD_ACCOUNT",
+  accountNumber,
+  routingNumber: "021000021",
+  bankAccountType: "CHECKING",
+  beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Ada Lovelace", countryOfResidence: "US" },
+});
+
+export const transfer = (from: string, to: string, amount: number, extra: Record<string, unknown> = {}) => ({
+  source: { sourceType: "ACCOUNT", accountId: from },
+  destination: { destinationType: "ACCOUNT", accountId: to },
+  lockedCurrencySide: "SENDING",
+  lockedCurrencyAmount: amount,
+  ...extra,
+});
+
+export async function advanceClock(client: TestClient, ms: number) {
+  const now = await client.get<{ now: string }>("/sandbox/clock");
+  const res = await client.post("/sandbox/clock/advance", {
+    to: new Date(Date.parse(now.body.now) + ms).toISOString(),
+  });
+  expect(res.status, res.text).toBe(200);
+}

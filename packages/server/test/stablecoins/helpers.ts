@@ -1,0 +1,87 @@
+import { randomBytes } from "node:crypto";
+import { expect } from "vitest";
+import type { Stablecoin, StablecoinProviderAccount } from "../../src/stablecoins/schemas.js";
+import { newUsdAccount, type TestClient, type TestServer } from "../harness.js";
+
+/** A random, valid lowercase EVM contract address (no checksum to satisfy). */
+export function evmAddress(): string {
+  return `0x${randomBytes(20).toString("hex")}`;
+}
+
+let counter = 0;
+/** A symbol no other test in the file uses. */
+export function uniqueSymbol(prefix = "TK"): string {
+  counter += 1;
+  return `${prefix}${counter}${randomBytes(2).toString("hex").toUpperCase()}`.slice(0, 12);
+}
+
+export async function register(
+  client: TestClient,
+  overrides: Record<string, unknown> = {},
+): Promise<Stablecoin> {
+  const res = await client.post<Stablecoin>("/stablecoins", {
+    symbol: uniqueSymbol(),
+    name: "Test Dollar",
+    network: "ETHEREUM",
+    tokenIdentifier: evmAddress(),
+    decimals: 6,
+    ...overrides,
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+/** Drives a stablecoin through the operator steps to ENABLED and provisioned. */
+export async function enableAndProvision(client: TestClient, id: string): Promise<void> {
+  expect((await client.post(`/stablecoins/${id}/request-enablement`)).status).toBe(200);
+  for (const status of ["ENABLING", "ENABLED"]) {
+    expect((await client.post(`/sandbox/stablecoins/${id}/enablement`, { status })).status).toBe(200);
+  }
+  expect((await client.post(`/sandbox/stablecoins/${id}/provision`)).status).toBe(200);
+}
+
+export async function linkProvider(
+  client: TestClient,
+  networks: string[] = ["ETHEREUM", "SOLANA"],
+): Promise<StablecoinProviderAccount> {
+  const res = await client.post<StablecoinProviderAccount>("/stablecoin-provider-accounts", {
+    provider: "BRALE",
+    accountReference: `acct_${randomBytes(4).toString("hex")}`,
+    networks,
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+export async function fundedUsdAccount(client: TestClient, amount: number): Promise<string> {
+  const accountId = await newUsdAccount(client);
+  if (amount > 0) {
+    expect((await client.post(`/sandbox/internal-accounts/${accountId}/fund`, { amount })).status).toBe(200);
+  }
+  return accountId;
+}
+
+export async function balanceOf(client: TestClient, accountId: string): Promise<number> {
+  const res = await client.get<{ balance: { amount: number } }>(`/internal-accounts/${accountId}`);
+  expect(res.status).toBe(200);
+  return res.body.balance.amount;
+}
+
+/** A fresh sandbox platform with one provider link, an ENABLED provisioned coin and a funded USD account. */
+export async function operable(server: TestServer, funds = 100_000) {
+  const platform = await server.newPlatform();
+  const client = server.client.as(platform);
+  const provider = await linkProvider(client);
+  const coin = await register(client);
+  await enableAndProvision(client, coin.id);
+  const accountId = await fundedUsdAccount(client, funds);
+  return { platform, client, provider, coin, accountId };
+}
+
+/** Moves the platform clock past the provider's settlement delay and runs the due jobs. */
+export async function settle(server: TestServer, client: TestClient): Promise<void> {
+  const clock = await client.get<{ now: string }>("/sandbox/clock");
+  const to = new Date(Date.parse(clock.body.now) + 31_000).toISOString();
+  expect((await client.post("/sandbox/clock/advance", { to })).status).toBe(200);
+  await server.jobs.runDue();
+}

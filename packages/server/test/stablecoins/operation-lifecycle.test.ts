@@ -1,0 +1,266 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { StablecoinOperation } from "../../src/stablecoins/schemas.js";
+import { startServer, type TestServer } from "../harness.js";
+import { balanceOf, operable, register, settle } from "./helpers.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+type PageOf<T> = { data: T[]; hasMore: boolean; nextCursor?: string; totalCount: number };
+const idPattern = /^StablecoinOperation:[0-9a-f-]{36}$/;
+
+describe("mints", () => {
+  test("a mint debits the source account at once and stays PROCESSING until the provider settles it", async () => {
+    const { client, coin, accountId, provider } = await operable(server, 10_000);
+    const res = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
+      amount: 2_500,
+      sourceAccountId: accountId,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(idPattern),
+      stablecoinId: coin.id,
+      type: "MINT",
+      status: "PROCESSING",
+      amount: {
+        amount: 2_500,
+        currency: { code: "USD", name: "United States Dollar", symbol: "$", decimals: 2 },
+      },
+      accountId,
+      stablecoinProviderAccountId: provider.id,
+      transactionId: expect.stringMatching(/^Transaction:/),
+      createdAt: expect.any(String),
+      updatedAt: res.body.createdAt,
+    });
+    expect(await balanceOf(client, accountId)).toBe(7_500);
+    const txn = await client.get(`/transactions/${res.body.transactionId}`);
+    expect(txn.body).toMatchObject({ type: "OUTGOING", status: "PROCESSING", sentAmount: { amount: 2_500 } });
+  });
+
+  test("a settled mint is COMPLETED with completedAt; its transaction COMPLETED; the debit stays", async () => {
+    const { client, coin, accountId } = await operable(server, 10_000);
+    const mint = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
+      amount: 2_500,
+      sourceAccountId: accountId,
+    });
+    await settle(server, client);
+    const read = await client.get<StablecoinOperation>(`/stablecoins/${coin.id}/operations/${mint.body.id}`);
+    expect(read.body).toMatchObject({ status: "COMPLETED", completedAt: expect.any(String) });
+    expect(read.body.failureReason).toBeUndefined();
+    expect(await balanceOf(client, accountId)).toBe(7_500);
+    const txn = await client.get(`/transactions/${mint.body.transactionId}`);
+    expect(txn.body).toMatchObject({ status: "COMPLETED", settledAt: expect.any(String) });
+  });
+
+  test("a mint the sandbox provider rejects (amount ending 002) is FAILED PROVIDER_REJECTED and the debit is given back", async () => {
+    const { client, coin, accountId } = await operable(server, 10_000);
+    const mint = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
+      amount: 1_002,
+      sourceAccountId: accountId,
+    });
+    expect(await balanceOf(client, accountId)).toBe(8_998);
+    await settle(server, client);
+    const read = await client.get<StablecoinOperation>(`/stablecoins/${coin.id}/operations/${mint.body.id}`);
+    expect(read.body).toMatchObject({ status: "FAILED", failureReason: "PROVIDER_REJECTED" });
+    expect(await balanceOf(client, accountId)).toBe(10_000);
+    expect((await client.get(`/transactions/${mint.body.transactionId}`)).body).toMatchObject({
+      status: "FAILED",
+    });
+    // The ledger holds both changes on the one transaction: the debit and its reversal.
+    const changes = await server.db.query<{ amount: number }>(
+      "SELECT amount FROM balance_changes WHERE transaction_id = $1 ORDER BY recorded_at, id",
+      [mint.body.transactionId],
+    );
+    expect(changes.map((c) => Number(c.amount)).sort()).toEqual([-1_002, 1_002].sort());
+  });
+
+  test("a mint with an Idempotency-Key is replayed, not repeated", async () => {
+    const { client, coin, accountId } = await operable(server, 10_000);
+    const headers = { "idempotency-key": "mint-once" };
+    const input = { amount: 3_000, sourceAccountId: accountId };
+    const first = await client.post(`/stablecoins/${coin.id}/mints`, input, { headers });
+    const again = await client.post(`/stablecoins/${coin.id}/mints`, input, { headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    expect(await balanceOf(client, accountId)).toBe(7_000);
+    const other = await client.post(`/stablecoins/${coin.id}/mints`, { ...input, amount: 10 }, { headers });
+    expect(other.status).toBe(409);
+    expect(other.body).toMatchObject({ code: "CONFLICT" });
+  });
+});
+
+describe("concurrency and events", () => {
+  test("concurrent mints never overdraw the source account: the ledger refuses what it cannot cover", async () => {
+    const { client, coin, accountId } = await operable(server, 10_000);
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        client.post(`/stablecoins/${coin.id}/mints`, { amount: 4_000, sourceAccountId: accountId }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 201, 400, 400]);
+    for (const r of results.filter((r) => r.status === 400)) {
+      expect(r.body).toMatchObject({ code: "INSUFFICIENT_FUNDS" });
+    }
+    expect(await balanceOf(client, accountId)).toBe(2_000);
+  });
+
+  test("concurrent burns never take more than the provider account holds", async () => {
+    const { client, coin, accountId } = await operable(server, 10_000);
+    await client.post(`/stablecoins/${coin.id}/mints`, { amount: 5_000, sourceAccountId: accountId });
+    await settle(server, client);
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        client.post(`/stablecoins/${coin.id}/burns`, { amount: 2_000, destinationAccountId: accountId }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 201, 400, 400]);
+  });
+
+  test("the fiat leg's transaction raises OUTGOING_PAYMENT events; operations raise no events of their own", async () => {
+    const { client, coin, accountId, platform } = await operable(server, 10_000);
+    const mint = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
+      amount: 1_000,
+      sourceAccountId: accountId,
+    });
+    await settle(server, client);
+    const events = await server.db.query<{ type: string; body: unknown }>(
+      "SELECT type, body FROM webhook_events WHERE platform_id = $1 ORDER BY created_at, id",
+      [platform.platformId],
+    );
+    const ofMint = events.filter((e) => JSON.stringify(e.body).includes(mint.body.transactionId));
+    expect(ofMint.map((e) => e.type)).toEqual(["OUTGOING_PAYMENT.PROCESSING", "OUTGOING_PAYMENT.COMPLETED"]);
+    expect(events.some((e) => e.type.startsWith("STABLECOIN"))).toBe(false);
+  });
+});
+
+describe("burns", () => {
+  async function minted(amount: number) {
+    const setup = await operable(server, 10_000);
+    const mint = await setup.client.post(`/stablecoins/${setup.coin.id}/mints`, {
+      amount,
+      sourceAccountId: setup.accountId,
+    });
+    expect(mint.status).toBe(201);
+    await settle(server, setup.client);
+    return setup;
+  }
+
+  test("a burn takes the tokens at once and credits the destination account when it completes", async () => {
+    const { client, coin, accountId } = await minted(5_000);
+    const burn = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/burns`, {
+      amount: 2_000,
+      destinationAccountId: accountId,
+    });
+    expect(burn.status).toBe(201);
+    expect(burn.body).toMatchObject({ type: "BURN", status: "PROCESSING", accountId });
+    expect(await balanceOf(client, accountId)).toBe(5_000);
+    // The holding is reserved: only 3,000 remain to burn while this one is PROCESSING.
+    const tooMuch = await client.post(`/stablecoins/${coin.id}/burns`, {
+      amount: 3_001,
+      destinationAccountId: accountId,
+    });
+    expect(tooMuch.body).toMatchObject({ code: "INSUFFICIENT_FUNDS" });
+    expect((await client.get(`/transactions/${burn.body.transactionId}`)).body).toMatchObject({
+      type: "INCOMING",
+      status: "PENDING",
+    });
+    await settle(server, client);
+    const read = await client.get(`/stablecoins/${coin.id}/operations/${burn.body.id}`);
+    expect(read.body).toMatchObject({ status: "COMPLETED" });
+    expect(await balanceOf(client, accountId)).toBe(7_000);
+    expect((await client.get(`/transactions/${burn.body.transactionId}`)).body).toMatchObject({
+      status: "COMPLETED",
+    });
+  });
+
+  test("a burn the provider rejects (amount ending 002) is FAILED, credits nothing and returns the tokens", async () => {
+    const { client, coin, accountId } = await minted(5_000);
+    const burn = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/burns`, {
+      amount: 1_002,
+      destinationAccountId: accountId,
+    });
+    await settle(server, client);
+    const read = await client.get(`/stablecoins/${coin.id}/operations/${burn.body.id}`);
+    expect(read.body).toMatchObject({ status: "FAILED", failureReason: "PROVIDER_REJECTED" });
+    expect(await balanceOf(client, accountId)).toBe(5_000);
+    const all = await client.post(`/stablecoins/${coin.id}/burns`, {
+      amount: 5_000,
+      destinationAccountId: accountId,
+    });
+    expect(all.status).toBe(201);
+  });
+});
+
+describe("GET /stablecoins/{id}/operations", () => {
+  test("operations page newest first with totalCount, and filter by type and status", async () => {
+    const { client, coin, accountId } = await operable(server, 10_000);
+    const ids: string[] = [];
+    for (const amount of [100, 200, 300]) {
+      const res = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
+        amount,
+        sourceAccountId: accountId,
+      });
+      ids.push(res.body.id);
+    }
+    await settle(server, client);
+    const burn = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/burns`, {
+      amount: 100,
+      destinationAccountId: accountId,
+    });
+    const first = await client.get<PageOf<StablecoinOperation>>(`/stablecoins/${coin.id}/operations?limit=2`);
+    expect(first.body.totalCount).toBe(4);
+    const rest = await client.get<PageOf<StablecoinOperation>>(
+      `/stablecoins/${coin.id}/operations?limit=2&cursor=${first.body.nextCursor}`,
+    );
+    expect([...first.body.data, ...rest.body.data].map((o) => o.id)).toEqual([
+      burn.body.id,
+      ...ids.reverse(),
+    ]);
+    const mints = await client.get<PageOf<StablecoinOperation>>(
+      `/stablecoins/${coin.id}/operations?type=MINT`,
+    );
+    expect(mints.body.totalCount).toBe(3);
+    const processing = await client.get<PageOf<StablecoinOperation>>(
+      `/stablecoins/${coin.id}/operations?status=PROCESSING`,
+    );
+    expect(processing.body.data.map((o) => o.id)).toEqual([burn.body.id]);
+  });
+
+  test("an unknown or another platform's stablecoin's operations -> 404 STABLECOIN_NOT_FOUND", async () => {
+    const { client } = await operable(server);
+    const { coin: foreign } = await operable(server);
+    for (const id of ["Stablecoin:0190d2a1-7c4e-7b3a-9f00-1234567890ab", foreign.id]) {
+      const res = await client.get(`/stablecoins/${id}/operations`);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: "STABLECOIN_NOT_FOUND" });
+    }
+  });
+
+  test("an unknown, malformed or another stablecoin's operation id -> 404 STABLECOIN_OPERATION_NOT_FOUND", async () => {
+    const { client, coin, accountId } = await operable(server);
+    const other = await operable(server);
+    const otherMint = await other.client.post<StablecoinOperation>(`/stablecoins/${other.coin.id}/mints`, {
+      amount: 100,
+      sourceAccountId: other.accountId,
+    });
+    const own = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
+      amount: 100,
+      sourceAccountId: accountId,
+    });
+    const secondCoin = await register(client);
+    for (const [stablecoinId, operationId] of [
+      [coin.id, "StablecoinOperation:0190d2a1-7c4e-7b3a-9f00-1234567890ab"],
+      [coin.id, "nope"],
+      [coin.id, otherMint.body.id],
+      [secondCoin.id, own.body.id],
+    ] as const) {
+      const res = await client.get(`/stablecoins/${stablecoinId}/operations/${operationId}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: "STABLECOIN_OPERATION_NOT_FOUND" });
+    }
+  });
+});

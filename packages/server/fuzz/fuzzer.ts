@@ -1,5 +1,8 @@
 import fc from "fast-check";
 import { catalogue, isErrorCode } from "../src/core/errors/catalogue.js";
+import { type OpenApiDocument, ResponseContract } from "../test/contract/response-contract.js";
+import type { DbSnapshotter, TableChange } from "./db-snapshot.js";
+import { committedOnRejection } from "./rejection-writes.js";
 
 /**
  * Issue 9 part 1: requests generated from the service's own OpenAPI document (fast-check arbitraries
@@ -26,12 +29,24 @@ export interface FuzzOptions {
   requests: number;
   seed: number;
   concurrency?: number;
+  /**
+   * Checks "nothing is written for a rejected request" (issue 9 part 6): the database snapshot before and
+   * after every 4xx must be equal, except the writes a rule commits on purpose (fuzz/rejection-writes.ts).
+   * Needs a quiet database (no job runner) and sends one request at a time.
+   */
+  snapshots?: DbSnapshotter;
+  /** Stop starting new batches (500 requests) after this many ms; `sent` says how many went. */
+  budgetMs?: number;
+  /** Called after every batch (progress for long runs). */
+  onBatch?: (result: FuzzResult) => void;
 }
 
 export interface FuzzRequest {
   operation: string;
   method: string;
   url: string;
+  /** The URL relative to the versioned base URL (what the OpenAPI paths match). */
+  path: string;
   headers: Record<string, string>;
   body?: string;
 }
@@ -50,6 +65,12 @@ export interface FuzzResult {
   byStatus: Record<string, number>;
   byCode: Record<string, number>;
   violations: Violation[];
+  /** 4xx answers whose database snapshots were compared (0 without `snapshots`). */
+  rejectionsChecked: number;
+  /** Rejections that committed a write a rule allows, by rule. */
+  committedByRule: Record<string, number>;
+  /** Time spent taking database snapshots, ms. */
+  snapshotMs: number;
   healthy: boolean;
   ms: number;
 }
@@ -540,6 +561,7 @@ function toRequest(op: Operation, draft: Draft, target: FuzzTarget): FuzzRequest
     operation: `${op.method} ${op.path}`,
     method: op.method,
     url: `${target.baseUrl}${path}${encodeQuery(draft.query)}`,
+    path: `${path}${encodeQuery(draft.query)}`,
     headers,
     ...(body === undefined ? {} : { body }),
   };
@@ -588,6 +610,9 @@ export async function fuzz(
 ): Promise<FuzzResult> {
   const started = Date.now();
   const operations = await loadOperations(target.baseUrl);
+  // Every answer also keeps the response contract of the OpenAPI document (issue 9 part 1).
+  const doc = (await (await fetch(`${target.baseUrl}/openapi.json`)).json()) as OpenApiDocument;
+  const contract = new ResponseContract(doc);
   const arb = fc
     .integer({ min: 0, max: operations.length - 1 })
     .chain((i) => draftArb(operations[i] as Operation, fixtures).map((d) => [i, d] as const));
@@ -600,11 +625,17 @@ export async function fuzz(
     byStatus: {},
     byCode: {},
     violations: [],
+    rejectionsChecked: 0,
+    committedByRule: {},
+    snapshotMs: 0,
     healthy: false,
     ms: 0,
   };
-  const concurrency = options.concurrency ?? 8;
+  const snapshots = options.snapshots;
+  const concurrency = snapshots ? 1 : (options.concurrency ?? 8);
+  await snapshots?.changes();
   for (let offset = 0; offset < options.requests; offset += batch) {
+    if (options.budgetMs !== undefined && Date.now() - started > options.budgetMs) break;
     const n = Math.min(batch, options.requests - offset);
     const drafts = fc.sample(arb, { seed: options.seed + offset, numRuns: n });
     const requests = drafts.map(([i, d]) => toRequest(operations[i] as Operation, d, target));
@@ -614,10 +645,19 @@ export async function fuzz(
         for (;;) {
           const request = requests[next++];
           if (!request) return;
-          await send(request, result);
+          const answer = await send(request, result, contract);
+          if (!snapshots) continue;
+          const took = Date.now();
+          const changes = await snapshots.changes();
+          result.snapshotMs += Date.now() - took;
+          if (answer && answer.status >= 400 && answer.status < 500) {
+            result.rejectionsChecked++;
+            checkNothingWritten(request, answer, changes, result);
+          }
         }
       }),
     );
+    options.onBatch?.(result);
   }
   try {
     const health = await fetch(`${target.origin}/healthz`);
@@ -629,7 +669,39 @@ export async function fuzz(
   return result;
 }
 
-async function send(request: FuzzRequest, result: FuzzResult): Promise<void> {
+interface Answer {
+  status: number;
+  code: string | null;
+  text: string;
+}
+
+/** A 4xx must leave the database as it was, but for the writes a rule commits on purpose. */
+function checkNothingWritten(
+  request: FuzzRequest,
+  answer: Answer,
+  changes: TableChange[],
+  result: FuzzResult,
+): void {
+  if (changes.length === 0) return;
+  const rule = committedOnRejection(request, answer, changes);
+  if (rule) {
+    result.committedByRule[rule] = (result.committedByRule[rule] ?? 0) + 1;
+    return;
+  }
+  const written = changes.map((c) => `${c.table} (${c.rowDelta >= 0 ? "+" : ""}${c.rowDelta} rows)`);
+  result.violations.push({
+    rule: `rejected request wrote to ${written.join(", ")}`,
+    request,
+    status: answer.status,
+    response: answer.text.slice(0, 2000),
+  });
+}
+
+async function send(
+  request: FuzzRequest,
+  result: FuzzResult,
+  contract: ResponseContract,
+): Promise<Answer | null> {
   let status = 0;
   let text = "";
   let contentType = "";
@@ -647,25 +719,32 @@ async function send(request: FuzzRequest, result: FuzzResult): Promise<void> {
     // ("fetch failed" is the connection: reset, closed or refused, a violation).
     if (error instanceof TypeError && error.message !== "fetch failed") {
       result.byStatus.unsent = (result.byStatus.unsent ?? 0) + 1;
-      return;
+      return null;
     }
     result.violations.push({ rule: `request failed: ${String(error)}`, request, status: 0, response: "" });
-    return;
+    return null;
   }
   result.sent++;
   result.byStatus[status] = (result.byStatus[status] ?? 0) + 1;
+  let code: string | null = null;
   if (status >= 400) {
     try {
-      const code = String((JSON.parse(text) as { code?: unknown }).code);
+      code = String((JSON.parse(text) as { code?: unknown }).code);
       result.byCode[code] = (result.byCode[code] ?? 0) + 1;
     } catch {
       // counted by the invariant below
     }
   }
   const broken = checkResponse(status, contentType, text);
+  const contractBroken =
+    status < 500
+      ? contract.check({ method: request.method, path: request.path, status, contentType, text })
+      : null;
+  if (contractBroken && !broken.length) broken.push(`response contract: ${contractBroken}`);
   if (broken.length) {
     result.violations.push({ rule: broken.join("; "), request, status, response: text.slice(0, 2000) });
   }
+  return { status, code, text };
 }
 
 export function formatRequest(r: FuzzRequest): string {
@@ -691,6 +770,13 @@ export function formatResult(result: FuzzResult): string {
       .map(([c, n]) => `${c}=${n}`)
       .join(" ")}`,
     `health after the run: ${result.healthy ? "ok" : "DOWN"}`,
+    `rejections checked for writes: ${result.rejectionsChecked} (snapshots took ${(result.snapshotMs / 1000).toFixed(1)} s)${
+      Object.keys(result.committedByRule).length
+        ? ` (committed on purpose: ${Object.entries(result.committedByRule)
+            .map(([r, n]) => `${r}=${n}`)
+            .join(" ")})`
+        : ""
+    }`,
     `violations: ${result.violations.length}`,
   ];
   for (const v of result.violations) {

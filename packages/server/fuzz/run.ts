@@ -9,11 +9,15 @@ import { openPostgres } from "../src/core/db/postgres.js";
 import { DEFAULT_SETTLEMENT_LAG_MS } from "../src/core/deps.js";
 import { API_VERSION } from "../src/core/http/version.js";
 import { createPlatform } from "../src/platform/platforms.js";
+import { DbSnapshotter } from "./db-snapshot.js";
 import { formatResult, fuzz, seedFixtures } from "./fuzzer.js";
 
 /**
  * `npm run fuzz`: the app in-process over PGlite in memory (or a scratch database next to DATABASE_URL),
  * FUZZ_REQUESTS requests (default 2,000) from FUZZ_SEED (default: random, printed for replay).
+ * "Nothing is written for a rejected request" is checked on every 4xx (one request at a time; no job
+ * runner is started, so only requests write); FUZZ_WRITES=off skips it and sends 8 at a time.
+ * FUZZ_SECONDS stops starting new batches of 500 after that long (long runs on a budget).
  */
 async function main(): Promise<number> {
   const url = process.env.DATABASE_URL;
@@ -46,7 +50,20 @@ async function main(): Promise<number> {
     `paysvc fuzz on ${url ? "PostgreSQL" : "PGlite (in memory)"}: ${requests} requests, seed ${seed} (replay: FUZZ_SEED=${seed})`,
   );
   const fixtures = await seedFixtures(target);
-  const result = await fuzz(target, fixtures, { requests, seed });
+  const started = Date.now();
+  const snapshots = process.env.FUZZ_WRITES === "off" ? undefined : new DbSnapshotter(db);
+  await snapshots?.install();
+  const budget = process.env.FUZZ_SECONDS ? Number(process.env.FUZZ_SECONDS) * 1000 : undefined;
+  const result = await fuzz(target, fixtures, {
+    requests,
+    seed,
+    ...(snapshots ? { snapshots } : {}),
+    ...(budget ? { budgetMs: budget } : {}),
+    onBatch: (r) =>
+      console.log(
+        `  ${r.sent} sent, ${r.rejectionsChecked} rejections checked, ${r.violations.length} violations (${Math.round((Date.now() - started) / 1000)} s)`,
+      ),
+  });
   console.log(formatResult(result));
   await app.close();
   await db.close();

@@ -12,6 +12,7 @@ import { type JobHandler, JobRunner } from "../src/core/jobs/jobs.js";
 import { jobHandlers } from "../src/jobs.js";
 import { createPlatform } from "../src/platform/platforms.js";
 import { DEFAULT_WEBHOOK_TIMEOUTS, type WebhookTimeouts } from "../src/webhooks/sender.js";
+import { type OpenApiDocument, ResponseContract } from "./contract/response-contract.js";
 import { openTestDb } from "./test-db.js";
 
 export interface Credentials {
@@ -70,6 +71,7 @@ export class TestClient {
       ...(payload !== undefined ? { body: payload } : {}),
     });
     const text = await response.text();
+    await checkContract(this.baseUrl, method, url, response, text);
     let parsed: unknown = text;
     if ((response.headers.get("content-type") ?? "").includes("json") && text) parsed = JSON.parse(text);
     return { status: response.status, headers: response.headers, body: parsed as T, text };
@@ -87,6 +89,41 @@ export class TestClient {
   delete<T = Record<string, unknown>>(path: string, options?: RequestOptions) {
     return this.request<T>("DELETE", path, undefined, options);
   }
+}
+
+/**
+ * The response contract (issue 9 part 1): every response a TestClient receives must match the service's
+ * OpenAPI document (test/contract/response-contract.ts); a mismatch fails the request's test.
+ * One compiled contract per test file's process; `RESPONSE_CONTRACT=off` disables it when debugging.
+ */
+let contract: ResponseContract | null = null;
+const contractOn = process.env.RESPONSE_CONTRACT !== "off";
+
+function useContractFrom(doc: unknown): void {
+  if (contractOn && !contract) contract = new ResponseContract(doc as OpenApiDocument);
+}
+
+async function checkContract(
+  baseUrl: string,
+  method: string,
+  url: string,
+  response: Response,
+  text: string,
+): Promise<void> {
+  if (!contractOn) return;
+  if (!contract) {
+    const doc = await fetch(`${baseUrl}/openapi.json`);
+    useContractFrom(await doc.json());
+  }
+  const path = url.startsWith(`${baseUrl}/`) || url === baseUrl ? url.slice(baseUrl.length) || "/" : null;
+  const broken = contract?.check({
+    method,
+    path,
+    status: response.status,
+    contentType: response.headers.get("content-type") ?? "",
+    text,
+  });
+  if (broken) throw new Error(`response contract: ${broken}`);
 }
 
 export interface TestServer {
@@ -146,6 +183,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const jobs = new JobRunner(deps, { ...jobHandlers(), ...options.jobHandlers }, { pollMs: 50 });
   jobs.start();
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
+  useContractFrom(app.swagger());
   const baseUrl = `${address}/${API_VERSION}`;
   const newPlatform = async (environment: Environment = "SANDBOX"): Promise<Credentials> => {
     const created = await createPlatform(deps, { name: `test ${environment.toLowerCase()}`, environment });

@@ -5,6 +5,7 @@ import type { Credentials, TestClient, TestServer } from "../harness.js";
 import { transfer } from "../quotes/helpers.js";
 import { newWalletCustomer, otpLogin } from "../wallet-auth/client.js";
 import { type Receiver, startReceiver } from "../webhooks/receiver.js";
+import { type AreaIds, areaIds } from "./probe-fixture-areas.js";
 
 // Platform A of the tenancy probe: one of everything the API lets a platform create, made through the
 // API (the embedded wallet session through the OTP login of flow 1).
@@ -36,7 +37,7 @@ export interface TenantA {
     delivery: string;
     authMethod: string;
     session: string;
-  };
+  } & AreaIds;
 }
 
 const beneficiary = { beneficiaryType: "INDIVIDUAL", fullName: "Ada Lovelace", countryOfResidence: "US" };
@@ -129,6 +130,8 @@ export async function tenantA(server: TestServer): Promise<TenantA> {
   );
   const verification = created(await client.post("/verifications", { customerId: kycCustomer.id }));
 
+  const areas = await areaIds(client, holder);
+
   let delivery = "";
   await eventually(async () => {
     const res = await client.get<{ data: { id: string }[] }>("/webhooks/deliveries");
@@ -160,6 +163,7 @@ export async function tenantA(server: TestServer): Promise<TenantA> {
       delivery,
       authMethod: wallet.emailOtp.id,
       session: session.id,
+      ...areas,
     },
   };
 }

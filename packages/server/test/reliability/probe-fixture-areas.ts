@@ -1,0 +1,67 @@
+import { expect } from "vitest";
+import type { TestClient } from "../harness.js";
+import { enableAndProvision, linkProvider, register } from "../stablecoins/helpers.js";
+
+// Platform A's ids in the issue-8 areas (stablecoins, agents, invitations, strong customer authentication),
+// made through the API like the rest of the tenancy probe's fixture.
+
+export interface AreaIds {
+  stablecoin: string;
+  providerAccount: string;
+  stablecoinOperation: string;
+  agent: string;
+  invitationCode: string;
+  scaSession: string;
+}
+
+function created<T>(res: { status: number; text: string; body: unknown }, status = 201): T {
+  expect(res.status, res.text).toBe(status);
+  return res.body as T;
+}
+
+export async function areaIds(client: TestClient, funded: { customerId: string; accountId: string }) {
+  const provider = await linkProvider(client);
+  const coin = await register(client);
+  await enableAndProvision(client, coin.id);
+  const mint = created<{ id: string }>(
+    await client.post(`/stablecoins/${coin.id}/mints`, { amount: 500, sourceAccountId: funded.accountId }),
+  );
+
+  const agent = created<{ id: string }>(
+    await client.post("/agents", {
+      customerId: funded.customerId,
+      name: "Probe bot",
+      policy: { allowedOperations: ["VIEW_ACCOUNTS"] },
+    }),
+  );
+
+  created(await client.patch("/config", { invitationBaseUrl: "https://invite.example/i" }), 200);
+  const inviter = created<{ umaAddress: string }>(await client.get(`/customers/${funded.customerId}`), 200);
+  const invitation = created<{ code: string }>(
+    await client.post("/invitations", { inviterUma: inviter.umaAddress }),
+  );
+
+  const scaCustomer = created<{ id: string }>(
+    await client.post("/customers", {
+      customerType: "INDIVIDUAL",
+      region: "DE",
+      email: "probe-sca@example.com",
+    }),
+  );
+  const login = created<{ requestId: string }>(
+    await client.post("/sca/login", { customerId: scaCustomer.id }),
+  );
+  const session = created<{ id: string }>(
+    await client.post("/sca/login/complete", { requestId: login.requestId, code: "000000" }),
+    200,
+  );
+
+  return {
+    stablecoin: coin.id,
+    providerAccount: provider.id,
+    stablecoinOperation: mint.id,
+    agent: agent.id,
+    invitationCode: invitation.code,
+    scaSession: session.id,
+  } satisfies AreaIds;
+}

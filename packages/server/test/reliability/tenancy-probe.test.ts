@@ -50,7 +50,9 @@ const missingLike = (id: string) =>
   id.includes(":")
     ? `${id.slice(0, id.indexOf(":"))}:${uuidv7()}`
     : // An invitation code: the same length and alphabet (Crockford base32).
-      Array.from({ length: id.length }, (_, i) => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[(i * 7 + 3) % 32]).join("");
+      Array.from({ length: id.length }, (_, i) => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[(i * 7 + 3) % 32]).join(
+        "",
+      );
 
 /** A's ids that can stand in a path parameter, by route and parameter name. */
 function candidates(path: string, param: string): string[] {

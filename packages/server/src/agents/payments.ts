@@ -6,7 +6,7 @@ import { newId, parseId } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import { findExternalAccountOrThrow } from "../external-accounts/external-accounts.js";
-import { createQuote, quoteNotFound, toQuote } from "../quotes/quotes.js";
+import { createQuoteIn, quoteNotFound, toQuote } from "../quotes/quotes.js";
 import { checkQuoteRequest } from "../quotes/request.js";
 import type { CreateQuoteBody, Quote } from "../quotes/schemas.js";
 import { settleQuote } from "../quotes/settle.js";
@@ -74,11 +74,12 @@ export async function createAgentQuote(deps: Deps, caller: Caller, body: CreateQ
   const source = await findAccountOrThrow(deps.db, caller, request.source.accountId);
   const policy = await currentPolicy(deps.db, caller);
   requireWithinPolicy(policy, source.currency, request.lockedCurrencyAmount);
-  const quote = await createQuote(deps, caller, { ...body, immediatelyExecute: false });
-  await deps.db.transaction((tx) =>
-    store.insertAgentQuote(tx, quote.id, agent.agentId, nowFor(deps, caller)),
-  );
-  return quote;
+  // The quote and its link to the agent commit together: no quote is left that no agent can execute.
+  return deps.db.transaction(async (tx) => {
+    const quote = await createQuoteIn(tx, deps, caller, { ...request, immediatelyExecute: false });
+    await store.insertAgentQuote(tx, quote.id, agent.agentId, nowFor(deps, caller));
+    return quote;
+  });
 }
 
 /** Reads one of this agent's quotes; any other quote id is `404 QUOTE_NOT_FOUND`. */

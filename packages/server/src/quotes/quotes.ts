@@ -141,22 +141,33 @@ async function newQuoteRow(
  */
 export async function createQuote(deps: Deps, caller: Caller, body: CreateQuoteBody): Promise<Quote> {
   const request = checkQuoteRequest(body);
-  return deps.db.transaction(async (tx) => {
-    const now = nowFor(deps, caller);
-    const payout = parseId("ExternalAccount", request.destination.accountId) !== null;
-    const accounts = payout ? null : await transferAccounts(tx, caller, request);
-    const platform = await findPlatform(tx, caller.platformId);
-    if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
-    const threshold = walletVerificationThreshold(deps);
-    const row = accounts
-      ? await newQuoteRow(tx, caller, request, accounts, platform.fee_configs, now)
-      : await newPayoutQuoteRow(tx, caller, request, platform.fee_configs, now, {
-          verificationThreshold: threshold,
-        });
-    await store.insertQuote(tx, row);
-    const executed = request.immediatelyExecute ? await settleQuote(tx, caller, row, now, threshold) : row;
-    return toQuote(executed, now);
-  });
+  return deps.db.transaction((tx) => createQuoteIn(tx, deps, caller, request));
+}
+
+/**
+ * The quote insert (and immediate execution) inside the caller's transaction, for domains that record
+ * something with the quote atomically (an agent's quote link).
+ */
+export async function createQuoteIn(
+  tx: Tx,
+  deps: Deps,
+  caller: Caller,
+  request: AccountTransferRequest,
+): Promise<Quote> {
+  const now = nowFor(deps, caller);
+  const payout = parseId("ExternalAccount", request.destination.accountId) !== null;
+  const accounts = payout ? null : await transferAccounts(tx, caller, request);
+  const platform = await findPlatform(tx, caller.platformId);
+  if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
+  const threshold = walletVerificationThreshold(deps);
+  const row = accounts
+    ? await newQuoteRow(tx, caller, request, accounts, platform.fee_configs, now)
+    : await newPayoutQuoteRow(tx, caller, request, platform.fee_configs, now, {
+        verificationThreshold: threshold,
+      });
+  await store.insertQuote(tx, row);
+  const executed = request.immediatelyExecute ? await settleQuote(tx, caller, row, now, threshold) : row;
+  return toQuote(executed, now);
 }
 
 /** `GET /quotes/{quoteId}`; malformed, foreign or unknown ids are `404 QUOTE_NOT_FOUND`. */

@@ -116,7 +116,7 @@ export async function checkDatabase(
     const effects = effectsOf(op, changes, cards);
     effectsByKey.set(op.key, effects);
     const status = op.outcome?.status;
-    const expected = status === undefined ? [0, 1] : status < 300 ? [1] : [0];
+    const expected = status === undefined ? [0, 1] : status < 300 || op.outcome?.responseLost ? [1] : [0];
     if (!expected.includes(effects))
       violations.push(
         `key ${op.key} (${op.kind} ${op.amount}, answered ${status ?? "never"}${op.outcome?.code ? ` ${op.outcome.code}` : ""}) has ${effects} effects`,

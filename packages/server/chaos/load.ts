@@ -18,7 +18,7 @@ export interface Op {
   cardId?: string;
   cardTransactionId?: string;
   /** The first definitive answer (status and error code), once one arrived. */
-  outcome?: { status: number; code?: string };
+  outcome?: { status: number; code?: string; responseLost?: boolean };
   /** Answers that were lost (transport failure) or `409` "still running" for this key. */
   lostAnswers: number;
 }
@@ -38,6 +38,11 @@ function inProgress(answer: Answer): boolean {
     answer.body.code === "CONFLICT" &&
     /still running|being claimed/.test(String(answer.body.reason))
   );
+}
+
+/** `409 CONFLICT` for a key whose request completed but whose response was lost in a crash. */
+function responseLost(answer: Answer): boolean {
+  return !answer.lost && answer.status === 409 && /response was lost/.test(String(answer.body.reason));
 }
 
 /** Drives mixed load against whichever processes are up, and retries lost answers with the same key. */
@@ -171,6 +176,9 @@ export class Load {
       );
     if (!op.outcome) {
       op.outcome = { status: answer.status, ...(answer.body.code ? { code: String(answer.body.code) } : {}) };
+      // The key's effect committed but the process died before the response was stored (conventions §1.8
+      // as recorded in docs/decisions.md): the one 409 that carries an effect.
+      if (responseLost(answer)) op.outcome.responseLost = true;
       if (op.kind === "authorization" && answer.status === 202) {
         op.cardTransactionId = String(answer.body.cardTransactionId);
         this.authorized.push(op);

@@ -1,7 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { type Db, INT8_OID, parseInt8, type Row, type TransactionOptions, type Tx } from "./db.js";
 import { beginStatement, withRetry } from "./retry.js";
-import { assertOutsideTransaction, inTransactionScope } from "./scope.js";
+import { assertOutsideTransaction, inTransactionScope, transactionPreamble } from "./scope.js";
 
 export interface PgliteOptions {
   /** A directory for the data files; omitted means in memory. */
@@ -40,13 +40,17 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Db & { du
     },
     transaction: <T>(fn: (tx: Tx) => Promise<T>, txOptions?: TransactionOptions) => {
       assertOutsideTransaction("db.transaction");
+      const preamble = transactionPreamble();
       return withRetry(
         () =>
           exclusive(async () => {
             const tx: Tx = { inTransaction: true, query: rawQuery };
             await pg.exec(beginStatement(txOptions));
             try {
-              const value = await inTransactionScope(() => fn(tx));
+              const value = await inTransactionScope(async () => {
+                if (preamble) await preamble(tx);
+                return fn(tx);
+              });
               await pg.exec("COMMIT");
               return value;
             } catch (error) {

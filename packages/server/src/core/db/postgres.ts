@@ -1,7 +1,7 @@
 import pg from "pg";
 import { type Db, INT8_OID, parseInt8, type Row, type TransactionOptions, type Tx } from "./db.js";
 import { beginStatement, withRetry } from "./retry.js";
-import { assertOutsideTransaction, inTransactionScope } from "./scope.js";
+import { assertOutsideTransaction, inTransactionScope, transactionPreamble } from "./scope.js";
 
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
@@ -25,6 +25,7 @@ export function openPostgres(connectionString: string, poolSize = 10): Db {
     },
     transaction: <T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions) => {
       assertOutsideTransaction("db.transaction");
+      const preamble = transactionPreamble();
       return withRetry(async () => {
         const client = await pool.connect();
         let broken: Error | undefined;
@@ -36,7 +37,10 @@ export function openPostgres(connectionString: string, poolSize = 10): Db {
               (await client.query<R>(text, params ? [...params] : undefined)).rows,
           };
           try {
-            const value = await inTransactionScope(() => fn(tx));
+            const value = await inTransactionScope(async () => {
+              if (preamble) await preamble(tx);
+              return fn(tx);
+            });
             await client.query("COMMIT");
             return value;
           } catch (error) {

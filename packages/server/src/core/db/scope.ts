@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { Tx } from "./db.js";
 
 // Inside `db.transaction(fn)` every statement must go through `tx`. A `db.query` there reads outside the
 // transaction on PostgreSQL (breaking atomicity) and waits forever on PGlite, whose one session is held by
@@ -15,4 +16,22 @@ export function assertOutsideTransaction(what: string): void {
   if (insideTransaction.getStore()) {
     throw new Error(`${what} called inside db.transaction(): use the transaction's tx instead`);
   }
+}
+
+/** A statement run first in every top-level transaction opened while it is in context. */
+export type TransactionPreamble = (tx: Tx) => Promise<void>;
+
+// An idempotent request puts its claim here (core/idempotency): its transactions then commit only while
+// the request still holds the claim, atomically with the claim's "effect committed" mark. Outside a request
+// (jobs, startup) nothing is in context and transactions run as they are.
+const preambles = new AsyncLocalStorage<TransactionPreamble>();
+
+/** Runs work with a preamble for the top-level transactions it opens. */
+export function withTransactionPreamble<T>(preamble: TransactionPreamble, work: () => T): T {
+  return preambles.run(preamble, work);
+}
+
+/** The preamble in context, if any. */
+export function transactionPreamble(): TransactionPreamble | undefined {
+  return preambles.getStore();
 }

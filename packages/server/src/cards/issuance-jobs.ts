@@ -1,16 +1,9 @@
-import type { Tx } from "../core/db/db.js";
-import type { JobContext, JobHandler } from "../core/jobs/jobs.js";
-import { findPlatform } from "../platform/store.js";
+import type { JobHandler } from "../core/jobs/jobs.js";
+import { jobNow } from "../platform/clock.js";
 import { cardEvent } from "./events.js";
 import * as store from "./store.js";
 
 export const CARD_ISSUANCE = "cards.issuance";
-
-/** The platform's now inside a job (the service clock plus the platform's sandbox offset). */
-export async function jobNow(tx: Tx, context: JobContext): Promise<Date> {
-  const platform = await findPlatform(tx, context.job.platformId);
-  return new Date(context.deps.clock.now().getTime() + (platform?.clock_offset_ms ?? 0));
-}
 
 /**
  * The sandbox issuer's answer for a PROCESSING card: ACTIVE, or CLOSED with ISSUER_REJECTED, each with

@@ -1,7 +1,7 @@
 import type { JobContext, JobHandler } from "../core/jobs/jobs.js";
+import { jobNow } from "../platform/clock.js";
 import { type CardTransactionRow, postCardMoney, saveAndAnnounce } from "./card-transactions.js";
 import { applyClearing } from "./clearing.js";
-import { jobNow } from "./issuance-jobs.js";
 import { findCardTransaction, updateCardTransaction } from "./transaction-store.js";
 
 export const EXPIRE_AUTHORIZATION = "cards.expire-authorization";

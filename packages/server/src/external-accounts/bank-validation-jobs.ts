@@ -1,5 +1,5 @@
 import type { JobHandler } from "../core/jobs/jobs.js";
-import { findPlatform } from "../platform/store.js";
+import { jobNow } from "../platform/clock.js";
 import { BANK_VALIDATION_WINDOW_JOB, closeReturnWindow } from "./bank-validation.js";
 import { findExternalAccount } from "./store.js";
 
@@ -13,9 +13,7 @@ const windowClose: JobHandler = async (context) => {
     const { platformId, payload } = context.job;
     const account = await findExternalAccount(tx, platformId, String(payload.externalAccountId), true);
     if (account) {
-      const platform = await findPlatform(tx, platformId);
-      const now = new Date(context.deps.clock.now().getTime() + (platform?.clock_offset_ms ?? 0));
-      await closeReturnWindow(tx, account, now);
+      await closeReturnWindow(tx, account, await jobNow(tx, context));
     }
     await context.finish(tx);
   });

@@ -1,6 +1,8 @@
+import type { Tx } from "../core/db/db.js";
 import type { Deps } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
+import type { JobContext } from "../core/jobs/jobs.js";
 import * as store from "./store.js";
 
 /** `GET /sandbox/clock`: the platform's current time. */
@@ -30,4 +32,10 @@ export async function advancePlatformClock(deps: Deps, caller: Caller, to: strin
     await store.setClockOffset(tx, platform.id, target.getTime() - base);
     return { now: target.toISOString() };
   });
+}
+
+/** The platform's now inside a job: the service clock plus the platform's sandbox offset. */
+export async function jobNow(tx: Tx, context: JobContext): Promise<Date> {
+  const platform = await store.findPlatform(tx, context.job.platformId);
+  return new Date(context.deps.clock.now().getTime() + (platform?.clock_offset_ms ?? 0));
 }

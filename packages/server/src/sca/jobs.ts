@@ -1,14 +1,7 @@
-import type { Tx } from "../core/db/db.js";
-import type { JobContext, JobHandler } from "../core/jobs/jobs.js";
-import { findPlatform } from "../platform/store.js";
+import type { JobHandler } from "../core/jobs/jobs.js";
+import { jobNow } from "../platform/clock.js";
 import { failPayment, PAYMENT_CHALLENGE_EXPIRY } from "./payments.js";
 import * as store from "./store.js";
-
-/** The platform's now inside a job: the service clock plus the platform's sandbox offset. */
-async function platformNow(tx: Tx, context: JobContext): Promise<Date> {
-  const platform = await findPlatform(tx, context.job.platformId);
-  return new Date(context.deps.clock.now().getTime() + (platform?.clock_offset_ms ?? 0));
-}
 
 /**
  * A payment challenge's `expiresAt` passed: still OPEN → EXPIRED, and its held quote fails with
@@ -22,7 +15,7 @@ const paymentChallengeExpiry: JobHandler = async (context) => {
       context.job.platformId,
       String(context.job.payload.challengeId),
     );
-    const now = await platformNow(tx, context);
+    const now = await jobNow(tx, context);
     if (challenge?.state === "OPEN" && now < challenge.expires_at) {
       await context.reschedule(tx, challenge.expires_at);
       return;

@@ -1,7 +1,7 @@
-import { jobNow } from "../cards/issuance-jobs.js";
 import type { Tx } from "../core/db/db.js";
 import type { JobHandler } from "../core/jobs/jobs.js";
 import { postBalanceChanges } from "../ledger/ledger.js";
+import { jobNow } from "../platform/clock.js";
 import { findTransaction, type TransactionRow, updateTransaction } from "../transactions/store.js";
 import { toTransaction } from "../transactions/transactions.js";
 import { type EventType, enqueueEvent } from "../webhooks/outbox.js";

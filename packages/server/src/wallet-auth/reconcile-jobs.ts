@@ -1,5 +1,5 @@
-import { jobNow } from "../cards/issuance-jobs.js";
 import type { JobHandler } from "../core/jobs/jobs.js";
+import { jobNow } from "../platform/clock.js";
 import { findSignedRequest } from "./signed-requests.js";
 import { complete, RECONCILE_JOB } from "./signed-retry.js";
 

@@ -1,16 +1,9 @@
-import type { Tx } from "../../core/db/db.js";
-import type { JobContext, JobHandler } from "../../core/jobs/jobs.js";
-import { findPlatform } from "../../platform/store.js";
+import type { JobHandler } from "../../core/jobs/jobs.js";
+import { jobNow } from "../../platform/clock.js";
 import { findExternalAccount } from "../store.js";
 import { LIVENESS_COMPLETION } from "./liveness-flow.js";
 import { finishChallenge } from "./outcome.js";
 import { findChallenge } from "./store.js";
-
-/** The platform's now inside a job: the service clock plus the platform's sandbox offset. */
-async function platformNow(tx: Tx, context: JobContext): Promise<Date> {
-  const platform = await findPlatform(tx, context.job.platformId);
-  return new Date(context.deps.clock.now().getTime() + (platform?.clock_offset_ms ?? 0));
-}
 
 /**
  * The sandbox provider's answer to a submitted liveness flow: PASS → VERIFIED (account ACTIVE), FAIL →
@@ -28,7 +21,7 @@ const completion: JobHandler = async (context) => {
       : undefined;
     const challenge = account ? await findChallenge(tx, challengeId, true) : undefined;
     if (account && challenge?.state === "OPEN" && challenge.method === "LIVENESS") {
-      const now = await platformNow(tx, context);
+      const now = await jobNow(tx, context);
       const passed = context.job.payload.outcome === "PASS";
       const state =
         now.getTime() > challenge.expires_at.getTime() ? "EXPIRED" : passed ? "VERIFIED" : "FAILED";

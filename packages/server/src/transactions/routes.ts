@@ -19,6 +19,8 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
           customerId: Type.Optional(Type.String({ maxLength: 100 })),
           platformCustomerId: Type.Optional(Type.String({ maxLength: 255 })),
           accountIdentifier: Type.Optional(Type.String({ maxLength: 100 })),
+          senderAccountIdentifier: Type.Optional(Type.String({ maxLength: 100 })),
+          receiverAccountIdentifier: Type.Optional(Type.String({ maxLength: 100 })),
           status: Type.Optional(StringEnum(transactionStatuses)),
           type: Type.Optional(StringEnum(["INCOMING", "OUTGOING", "CARD"])),
           cardId: Type.Optional(Type.String({ maxLength: 100 })),

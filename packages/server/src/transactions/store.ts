@@ -103,6 +103,8 @@ export interface TransactionFilters {
   customerId?: string | undefined;
   platformCustomerId?: string | undefined;
   accountIdentifier?: string | undefined;
+  senderAccountIdentifier?: string | undefined;
+  receiverAccountIdentifier?: string | undefined;
   status?: string | undefined;
   type?: "INCOMING" | "OUTGOING" | undefined;
   cardId?: string | undefined;
@@ -119,10 +121,12 @@ export interface TransactionRef {
 }
 
 // Payment and card transactions paged together by (created_at, id); pages are hydrated per kind.
+// The sender and receiver of a payment are its source and destination accounts; a card purchase is sent
+// by the card's account and a card refund received by it (the merchant has no account id).
 const paymentRefs =
-  "SELECT id, platform_id, 'PAYMENT' AS kind, type, status, account_id, customer_id, reference, NULL AS card_id, created_at FROM transactions";
+  "SELECT id, platform_id, 'PAYMENT' AS kind, type, status, account_id, customer_id, reference, NULL AS card_id, source->>'accountId' AS sender_account_id, destination->>'accountId' AS receiver_account_id, created_at FROM transactions";
 const cardRefs =
-  "SELECT id, platform_id, 'CARD' AS kind, 'CARD' AS type, status, account_id, customer_id, NULL AS reference, card_id, created_at FROM card_transactions";
+  "SELECT id, platform_id, 'CARD' AS kind, 'CARD' AS type, status, account_id, customer_id, NULL AS reference, card_id, CASE WHEN direction = 'DEBIT' THEN account_id END AS sender_account_id, CASE WHEN direction = 'CREDIT' THEN account_id END AS receiver_account_id, created_at FROM card_transactions";
 
 /** One page of transaction references matching the filters, newest first unless `asc`. */
 export function listTransactionRefs(
@@ -146,6 +150,8 @@ export function listTransactionRefs(
     filters.platformCustomerId,
   );
   add((n) => `account_id = $${n}`, filters.accountIdentifier);
+  add((n) => `sender_account_id = $${n}`, filters.senderAccountIdentifier);
+  add((n) => `receiver_account_id = $${n}`, filters.receiverAccountIdentifier);
   add((n) => `status = $${n}`, filters.status);
   add((n) => `type = $${n}`, filters.type);
   add((n) => `card_id = $${n}`, filters.cardId);

@@ -1,14 +1,19 @@
 import { RequestSender } from "./request.js";
+import { AgentsResource } from "./resources/agents.js";
 import { CardsResource } from "./resources/cards.js";
 import { ConfigResource } from "./resources/config.js";
 import { CustomersResource } from "./resources/customers.js";
+import { ExchangeRatesResource } from "./resources/exchange-rates.js";
 import {
   type CustomerExternalAccountsResource,
   ExternalAccountsResource,
   type PlatformExternalAccountsResource,
 } from "./resources/external-accounts.js";
 import { InternalAccountsResource } from "./resources/internal-accounts.js";
+import { InvitationsResource } from "./resources/invitations.js";
 import { SandboxResource } from "./resources/sandbox.js";
+import { ScaResource } from "./resources/sca.js";
+import { StablecoinsResource } from "./resources/stablecoins.js";
 import { StatementsResource } from "./resources/statements.js";
 import { TokensResource } from "./resources/tokens.js";
 import { TransactionsResource } from "./resources/transactions.js";
@@ -28,6 +33,11 @@ export interface PaysvcClientOptions {
   timeoutMs?: number;
   /** A `fetch` implementation; defaults to the global one (Node ≥ 20, browsers, Deno, Bun). */
   fetch?: typeof fetch;
+  /**
+   * The clock server expiry times are compared with (the `exchangeRates` cache); default the system clock.
+   * A sandbox platform whose clock was advanced passes its sandbox time.
+   */
+  now?: () => Date;
 }
 
 const DEFAULT_MAX_RETRIES = 2;
@@ -62,6 +72,15 @@ export class PaysvcClient {
   readonly webhooks: WebhooksResource;
   /** Embedded wallet authentication: logins, credentials, sessions, export and any signed action (`signedRetry`). */
   readonly wallet: WalletResource;
+  /** Stablecoin registration, enablement, provider accounts, mints and burns. */
+  readonly stablecoins: StablecoinsResource;
+  /** Agents acting for a customer under a policy; approve their payments with `transactions.approve`. */
+  readonly agents: AgentsResource;
+  /** Strong customer authentication (EEA, UK): login sessions, payment challenges, contact verification, trusted beneficiaries. */
+  readonly sca: ScaResource;
+  readonly invitations: InvitationsResource;
+  /** Exchange rates, served from a local cache until their `expiresAt`. */
+  readonly exchangeRates: ExchangeRatesResource;
 
   constructor(options: PaysvcClientOptions) {
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -79,6 +98,7 @@ export class PaysvcClient {
     check(Number.isInteger(maxRetries) && maxRetries >= 0, "maxRetries must be an integer ≥ 0");
     check(Number.isFinite(timeoutMs) && timeoutMs > 0, "timeoutMs must be a positive number");
     check(typeof fetchImpl === "function", "no fetch available; pass options.fetch");
+    check(options.now === undefined || typeof options.now === "function", "now must be a function");
     const sender = new RequestSender({
       baseUrl: options.baseUrl.replace(/\/+$/, ""),
       clientId: options.clientId,
@@ -99,5 +119,10 @@ export class PaysvcClient {
     this.sandbox = new SandboxResource(sender);
     this.webhooks = new WebhooksResource(sender);
     this.wallet = new WalletResource(sender);
+    this.stablecoins = new StablecoinsResource(sender);
+    this.agents = new AgentsResource(sender);
+    this.sca = new ScaResource(sender);
+    this.invitations = new InvitationsResource(sender);
+    this.exchangeRates = new ExchangeRatesResource(sender, options.now ?? (() => new Date()));
   }
 }

@@ -1,3 +1,11 @@
+export {
+  AgentClient,
+  type AgentClientOptions,
+  type AgentExternalAccountListParams,
+  type AgentInternalAccountListParams,
+  type AgentRequestOptions,
+  type AgentTransactionListParams,
+} from "./agent-client.js";
 export { PaysvcClient, type PaysvcClientOptions } from "./client.js";
 export {
   ApiServerError,
@@ -16,21 +24,26 @@ export {
 export type * from "./external-account-types.js";
 export { paginate } from "./pagination.js";
 export type { ApiResult, EmptyResult, RequestOptions, ResponseMeta } from "./request.js";
+export { AgentsResource } from "./resources/agents.js";
 export { CardsResource } from "./resources/cards.js";
 export { ConfigResource } from "./resources/config.js";
 export { CustomersResource } from "./resources/customers.js";
+export { type ExchangeRateListOptions, ExchangeRatesResource } from "./resources/exchange-rates.js";
 export {
   type CustomerExternalAccountsResource,
   ExternalAccountsResource,
   type PlatformExternalAccountsResource,
 } from "./resources/external-accounts.js";
 export { InternalAccountsResource } from "./resources/internal-accounts.js";
+export { InvitationsResource } from "./resources/invitations.js";
 export type {
   MessageSigner,
   VerifyOwnershipOptions,
   WaitForLivenessOutcomeOptions,
 } from "./resources/ownership-flows.js";
 export { SandboxResource } from "./resources/sandbox.js";
+export { type ScaAnswerSource, type ScaLoginOptions, ScaResource } from "./resources/sca.js";
+export { StablecoinsResource } from "./resources/stablecoins.js";
 export { StatementsResource } from "./resources/statements.js";
 export { TokensResource } from "./resources/tokens.js";
 export { TransactionsResource } from "./resources/transactions.js";

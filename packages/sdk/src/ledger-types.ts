@@ -75,7 +75,9 @@ export interface TransactionListParams extends SortedPageParams {
   customerId?: string;
   platformCustomerId?: string;
   accountIdentifier?: string;
+  /** Payments whose source account is this one (both sides of a transfer); card purchases on it. */
   senderAccountIdentifier?: string;
+  /** Payments whose destination account is this one (both sides of a transfer); card refunds to it. */
   receiverAccountIdentifier?: string;
   status?: TransactionStatus;
   type?: "INCOMING" | "OUTGOING" | "CARD";

@@ -39,6 +39,8 @@ export interface SenderConfig {
   baseUrl: string;
   clientId: string;
   clientSecret: string;
+  /** Sent instead of the Basic credentials (an agent's `Bearer` access token). */
+  authorization?: string;
   maxRetries: number;
   timeoutMs: number;
   fetch: typeof fetch;
@@ -118,6 +120,11 @@ export interface SendInput {
    * identical request with the same operation.
    */
   walletAuth?: boolean;
+  /**
+   * The route takes no `Idempotency-Key` (an agent's own routes, docs/decisions/agents.md): none is sent,
+   * so a POST is not repeated after a 5xx.
+   */
+  noIdempotencyKey?: boolean;
 }
 
 interface Attempt {
@@ -135,7 +142,7 @@ export class RequestSender {
 
   constructor(config: SenderConfig) {
     this.#config = config;
-    this.#authorization = basicAuthorization(config.clientId, config.clientSecret);
+    this.#authorization = config.authorization ?? basicAuthorization(config.clientId, config.clientSecret);
   }
 
   /** Retries after the first attempt that the client allows (the `maxRetries` option). */
@@ -157,7 +164,7 @@ export class RequestSender {
     };
     if (input.body !== undefined) headers["content-type"] = "application/json";
     // One key per call, shared by its retries, so the server can recognise a repeat (conventions §1.8).
-    if (method === "POST" && !input.walletAuth)
+    if (method === "POST" && !input.walletAuth && !input.noIdempotencyKey)
       headers["idempotency-key"] = idempotencyKey(options.idempotencyKey);
     const attempt: Attempt = {
       method,

@@ -63,9 +63,15 @@ export interface DataList<T> {
   data: T[];
 }
 
+export type * from "./agent-types.js";
 export type * from "./card-types.js";
 export type * from "./customer-types.js";
+export type * from "./exchange-rate-types.js";
+export type * from "./invitation-types.js";
 export type * from "./ledger-types.js";
+export type * from "./quote-types.js";
+export type * from "./sca-types.js";
+export type * from "./stablecoin-types.js";
 
 // --- API tokens (server: src/auth/schemas.ts) ---
 

@@ -103,3 +103,68 @@ test("SDK wallet wire types equal the server's TypeBox schemas", () => {
     Static<AccountRoutes["UpdateInternalAccountBody"]>
   >();
 });
+
+// Stablecoins, agents, strong customer authentication, invitations and exchange rates (issue 8).
+type StablecoinSchemas = typeof import("../../server/src/stablecoins/schemas.js");
+type AgentSchemas = typeof import("../../server/src/agents/schemas.js");
+type ScaSchemas = typeof import("../../server/src/sca/schemas.js");
+type QuoteSchemas = typeof import("../../server/src/quotes/schemas.js");
+type InvitationSchemas = typeof import("../../server/src/invitations/schemas.js");
+type RateSchemas = typeof import("../../server/src/exchange-rates/schemas.js");
+
+test("SDK stablecoin, agent, SCA, invitation and exchange-rate wire types equal the server's TypeBox schemas", () => {
+  expectTypeOf<sdk.RegisterStablecoinBody>().toEqualTypeOf<
+    Static<StablecoinSchemas["RegisterStablecoinBody"]>
+  >();
+  expectTypeOf<sdk.Stablecoin>().toEqualTypeOf<Static<StablecoinSchemas["Stablecoin"]>>();
+  expectTypeOf<sdk.StablecoinEnablementStatus>().toEqualTypeOf<
+    StablecoinSchemas["enablementStatuses"][number]
+  >();
+  expectTypeOf<sdk.CreateStablecoinProviderAccountBody>().toEqualTypeOf<
+    Static<StablecoinSchemas["CreateProviderAccountBody"]>
+  >();
+  expectTypeOf<sdk.StablecoinProviderAccount>().toEqualTypeOf<
+    Static<StablecoinSchemas["StablecoinProviderAccount"]>
+  >();
+  expectTypeOf<sdk.MintBody>().toEqualTypeOf<Static<StablecoinSchemas["MintBody"]>>();
+  expectTypeOf<sdk.BurnBody>().toEqualTypeOf<Static<StablecoinSchemas["BurnBody"]>>();
+  expectTypeOf<sdk.StablecoinOperation>().toEqualTypeOf<Static<StablecoinSchemas["StablecoinOperation"]>>();
+  expectTypeOf<{ status: sdk.StablecoinEnablementStatus }>().toEqualTypeOf<
+    Static<StablecoinSchemas["OperatorEnablementBody"]>
+  >();
+
+  expectTypeOf<sdk.AgentPolicyInput>().toEqualTypeOf<Static<AgentSchemas["AgentPolicyInput"]>>();
+  expectTypeOf<sdk.AgentPolicy>().toEqualTypeOf<Static<AgentSchemas["AgentPolicy"]>>();
+  expectTypeOf<sdk.CreateAgentBody>().toEqualTypeOf<Static<AgentSchemas["CreateAgentBody"]>>();
+  expectTypeOf<sdk.UpdateAgentBody>().toEqualTypeOf<Static<AgentSchemas["UpdateAgentBody"]>>();
+  expectTypeOf<sdk.Agent>().toEqualTypeOf<Static<AgentSchemas["Agent"]>>();
+  expectTypeOf<sdk.DeviceCode>().toEqualTypeOf<Static<AgentSchemas["DeviceCode"]>>();
+  expectTypeOf<sdk.CreatedAgent>().toEqualTypeOf<Static<AgentSchemas["CreatedAgent"]>>();
+  expectTypeOf<sdk.RedeemedDeviceCode>().toEqualTypeOf<Static<AgentSchemas["RedeemedDeviceCode"]>>();
+
+  expectTypeOf<sdk.ScaPasskeyAssertion>().toEqualTypeOf<Static<ScaSchemas["PasskeyAssertion"]>>();
+  expectTypeOf<sdk.ScaChallenge>().toEqualTypeOf<Static<ScaSchemas["ScaChallenge"]>>();
+  expectTypeOf<sdk.ScaLoginBody>().toEqualTypeOf<Static<ScaSchemas["LoginBody"]>>();
+  expectTypeOf<sdk.ScaCompleteBody>().toEqualTypeOf<Static<ScaSchemas["CompleteBody"]>>();
+  expectTypeOf<sdk.ScaSession>().toEqualTypeOf<Static<ScaSchemas["ScaSession"]>>();
+  expectTypeOf<sdk.EnrollScaPasskeyBody>().toEqualTypeOf<Static<ScaSchemas["EnrollPasskeyBody"]>>();
+  expectTypeOf<sdk.ScaPasskey>().toEqualTypeOf<Static<ScaSchemas["ScaPasskey"]>>();
+  expectTypeOf<sdk.ContactVerificationBody>().toEqualTypeOf<Static<ScaSchemas["ContactVerificationBody"]>>();
+  expectTypeOf<sdk.ContactVerificationCompleteBody>().toEqualTypeOf<
+    Static<ScaSchemas["ContactVerificationCompleteBody"]>
+  >();
+  expectTypeOf<sdk.ContactVerification>().toEqualTypeOf<Static<ScaSchemas["ContactVerification"]>>();
+  expectTypeOf<{ code: string }>().toEqualTypeOf<Static<ScaSchemas["ConfirmUntrustBody"]>>();
+  expectTypeOf<sdk.Quote>().toEqualTypeOf<Static<QuoteSchemas["Quote"]>>();
+  expectTypeOf<sdk.QuoteSource>().toEqualTypeOf<Static<QuoteSchemas["QuoteSource"]>>();
+  expectTypeOf<sdk.QuoteDestination>().toEqualTypeOf<Static<QuoteSchemas["QuoteDestination"]>>();
+  expectTypeOf<sdk.CreateQuoteBody>().toEqualTypeOf<Static<QuoteSchemas["CreateQuoteBody"]>>();
+  expectTypeOf<sdk.ExecuteQuoteBody>().toEqualTypeOf<Static<QuoteSchemas["ExecuteQuoteBody"]>>();
+
+  expectTypeOf<sdk.Invitation>().toEqualTypeOf<Static<InvitationSchemas["Invitation"]>>();
+  expectTypeOf<sdk.CreateInvitationBody>().toEqualTypeOf<Static<InvitationSchemas["CreateInvitationBody"]>>();
+  expectTypeOf<sdk.ClaimInvitationBody>().toEqualTypeOf<Static<InvitationSchemas["ClaimInvitationBody"]>>();
+
+  expectTypeOf<sdk.ExchangeRateParams>().toEqualTypeOf<Static<RateSchemas["ExchangeRatesQuery"]>>();
+  expectTypeOf<sdk.ExchangeRate>().toEqualTypeOf<Static<RateSchemas["ExchangeRate"]>>();
+});

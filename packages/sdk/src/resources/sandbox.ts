@@ -7,6 +7,8 @@ import type {
   InternalAccount,
   PinAttemptResult,
   SandboxClock,
+  Stablecoin,
+  StablecoinEnablementStatus,
 } from "../types.js";
 
 /** Sandbox simulations (conventions §1.9); a production platform gets `PermissionError` `FORBIDDEN`. */
@@ -96,5 +98,25 @@ export class SandboxResource {
     options?: RequestOptions,
   ): Promise<ApiResult<LivenessCaptureResult>> {
     return this.#sender.send("POST", path`/ownership/liveness/${token}/sessions`, { body, options });
+  }
+
+  /**
+   * `POST /sandbox/stablecoins/{stablecoinId}/enablement {status}`: the operator's enablement step
+   * (PENDING_APPROVAL → ENABLING → ENABLED, …); any other move is `ConflictError` `INVALID_STATE_TRANSITION`.
+   */
+  async setStablecoinEnablement(
+    stablecoinId: string,
+    status: StablecoinEnablementStatus,
+    options?: RequestOptions,
+  ): Promise<ApiResult<Stablecoin>> {
+    return this.#sender.send("POST", path`/sandbox/stablecoins/${stablecoinId}/enablement`, {
+      body: { status },
+      options,
+    });
+  }
+
+  /** `POST /sandbox/stablecoins/{stablecoinId}/provision`: the operator provisions it for mints and burns. */
+  async provisionStablecoin(stablecoinId: string, options?: RequestOptions): Promise<ApiResult<Stablecoin>> {
+    return this.#sender.send("POST", path`/sandbox/stablecoins/${stablecoinId}/provision`, { options });
   }
 }

@@ -1,6 +1,6 @@
 import { paginate } from "../pagination.js";
 import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
-import type { AnyTransaction, Page, TransactionListParams } from "../types.js";
+import type { AnyTransaction, Page, Transaction, TransactionListParams } from "../types.js";
 
 /** Transactions (conventions §3.4): payment rows and card rows, discriminated by `type`. */
 export class TransactionsResource {
@@ -32,5 +32,17 @@ export class TransactionsResource {
     options?: RequestOptions,
   ): AsyncGenerator<AnyTransaction, void, undefined> {
     return paginate((page) => this.list(page, options), params);
+  }
+
+  /**
+   * `POST /transactions/{transactionId}/approve`: executes an agent-initiated payment waiting with
+   * `pendingReason: "PLATFORM_APPROVAL_REQUIRED"` (needs `TRANSACT`). `ConflictError`
+   * `TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL` for any other transaction (or a second approval); a refused
+   * execution (`BadRequestError` `INSUFFICIENT_FUNDS`, `RateLimitError` `DAILY_VOLUME_LIMIT_EXCEEDED` with
+   * `retryAfterSeconds`, …) leaves the payment pending, so it can be approved again later. The idempotency
+   * key makes a retried call the same approval.
+   */
+  async approve(transactionId: string, options?: RequestOptions): Promise<ApiResult<Transaction>> {
+    return this.#sender.send("POST", path`/transactions/${transactionId}/approve`, { options });
   }
 }

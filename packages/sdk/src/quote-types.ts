@@ -1,0 +1,79 @@
+/**
+ * Quote wire types, mirroring packages/server/src/quotes/schemas.ts (conventions §3.3): what
+ * `sca.completePayment` answers and what an `AgentClient` creates. Re-exported from types.ts.
+ */
+import type { ScaFactor } from "./sca-types.js";
+import type { Currency, PaymentRail } from "./types.js";
+
+/** `ACCOUNT` needs `accountId`; `REALTIME_FUNDING` needs `currency`. */
+export interface QuoteSource {
+  sourceType: "ACCOUNT" | "REALTIME_FUNDING";
+  accountId?: string;
+  customerId?: string;
+  currency?: string;
+  cryptoNetwork?: string;
+}
+
+/** `ACCOUNT` needs `accountId`; `UMA_ADDRESS` needs `umaAddress` and `currency`. */
+export interface QuoteDestination {
+  destinationType: "ACCOUNT" | "UMA_ADDRESS";
+  accountId?: string;
+  umaAddress?: string;
+  currency?: string;
+  paymentRail?: PaymentRail;
+}
+
+export interface CreateQuoteBody {
+  source: QuoteSource;
+  destination: QuoteDestination;
+  lockedCurrencySide: "SENDING" | "RECEIVING";
+  lockedCurrencyAmount: number;
+  immediatelyExecute?: boolean;
+  description?: string;
+  remittanceInformation?: string;
+  purposeOfPayment?: string;
+  platformFeeOverride?: number;
+  lookupId?: string;
+  senderCustomerInfo?: object;
+  scaFactor?: string;
+}
+
+export interface ExecuteQuoteBody {
+  scaFactor?: string;
+}
+
+export type QuoteStatus =
+  | "PENDING"
+  | "PENDING_AUTHORIZATION"
+  | "PROCESSING"
+  | "COMPLETED"
+  | "FAILED"
+  | "EXPIRED";
+
+/** A quote, id `Quote:<uuid>`; `source` and `destination` are as created. */
+export interface Quote {
+  id: string;
+  status: QuoteStatus;
+  createdAt: string;
+  expiresAt: string;
+  source: object;
+  destination: object;
+  sendingCurrency: Currency;
+  receivingCurrency: Currency;
+  lockedCurrencySide: "SENDING" | "RECEIVING";
+  lockedCurrencyAmount: number;
+  totalSendingAmount: number;
+  totalReceivingAmount: number;
+  exchangeRate: number;
+  feesIncluded: number;
+  platformFeesIncluded: number;
+  platformFeeOverride?: number;
+  transactionId?: string;
+  paymentRail?: PaymentRail;
+  railSelectionMode?: "AUTO" | "MANUAL";
+  description?: string;
+  remittanceInformation?: string;
+  purposeOfPayment?: string;
+  /** PENDING_AUTHORIZATION: the per-payment SCA challenge to answer with `sca.completePayment`. */
+  scaChallenge?: { requestId: string; factor: ScaFactor; challenge?: string; expiresAt: string };
+}

@@ -1,0 +1,162 @@
+import type { ExternalAccount } from "../external-account-types.js";
+import {
+  type ApiResult,
+  type EmptyResult,
+  path,
+  type RequestOptions,
+  type RequestSender,
+} from "../request.js";
+import type {
+  ContactVerification,
+  ContactVerificationBody,
+  ContactVerificationCompleteBody,
+  EnrollScaPasskeyBody,
+  Quote,
+  ScaAnswer,
+  ScaChallenge,
+  ScaCompleteBody,
+  ScaFactor,
+  ScaLoginBody,
+  ScaPasskey,
+  ScaSession,
+} from "../types.js";
+
+/** How `sca.login` answers the challenge: an OTP code, or a function of the challenge (a passkey assertion). */
+export type ScaAnswerSource = string | ((challenge: ScaChallenge) => ScaAnswer | Promise<ScaAnswer>);
+
+/** `sca.login` options: the request options, plus the factor (default OTP, or PASSKEY). */
+export interface ScaLoginOptions extends RequestOptions {
+  factor?: ScaFactor;
+}
+
+/** Derives one key per step from the caller's, so a replayed `login` replays both of its calls. */
+function stepOptions(options: RequestOptions, step: string): RequestOptions {
+  return options.idempotencyKey === undefined
+    ? options
+    : { ...options, idempotencyKey: `${options.idempotencyKey}:${step}`.slice(0, 255) };
+}
+
+/**
+ * Strong customer authentication for customers in the EEA and the UK
+ * (docs/guides/strong-customer-authentication.md): login sessions (180 days), payment challenges, contact
+ * verification and trusted beneficiaries. Writes for such a customer without a live session are
+ * `ConflictError` `SCA_SESSION_REQUIRED`: call `login` and retry. A customer outside those regions is
+ * `ConflictError` `CONFLICT`; too many wrong answers lock the customer (`PaysvcError` status 423 `ACCOUNT_LOCKED`).
+ */
+export class ScaResource {
+  readonly #sender: RequestSender;
+
+  constructor(sender: RequestSender) {
+    this.#sender = sender;
+  }
+
+  /** `POST /sca/login` → `201` a LOGIN challenge (OTP unless `factor` is PASSKEY). */
+  async startLogin(body: ScaLoginBody, options?: RequestOptions): Promise<ApiResult<ScaChallenge>> {
+    return this.#sender.send("POST", "/sca/login", { body, options });
+  }
+
+  /** `POST /sca/login/complete`: the answer to a LOGIN challenge → the session. */
+  async completeLogin(body: ScaCompleteBody, options?: RequestOptions): Promise<ApiResult<ScaSession>> {
+    return this.#sender.send("POST", "/sca/login/complete", { body, options });
+  }
+
+  /**
+   * Starts and completes a login: `answer` is the OTP code the customer typed (sandbox `000000`), or, for
+   * `factor: "PASSKEY"`, a function that signs the challenge and returns `{assertion}`. A wrong code is
+   * `BadRequestError` `INVALID_INPUT`; call `login` again (a new challenge abandons the open one). Five wrong
+   * answers in a row lock the customer for 30 minutes (`PaysvcError` status 423 `ACCOUNT_LOCKED`).
+   */
+  async login(
+    customerId: string,
+    answer: ScaAnswerSource,
+    options: ScaLoginOptions = {},
+  ): Promise<ApiResult<ScaSession>> {
+    const { factor, ...requestOptions } = options;
+    const body: ScaLoginBody = factor === undefined ? { customerId } : { customerId, factor };
+    const challenge = await this.startLogin(body, stepOptions(requestOptions, "start"));
+    const reply = typeof answer === "string" ? { code: answer } : await answer(challenge);
+    return this.completeLogin(
+      { ...reply, requestId: challenge.requestId },
+      stepOptions(requestOptions, "complete"),
+    );
+  }
+
+  /** `DELETE /sca/sessions/{sessionId}` → `204`: logs the customer out. */
+  async revokeSession(sessionId: string, options?: RequestOptions): Promise<EmptyResult> {
+    return this.#sender.send("DELETE", path`/sca/sessions/${sessionId}`, { options });
+  }
+
+  /** `POST /sca/passkeys` → `201`: enrolls the customer's SCA passkey (one per customer). */
+  async enrollPasskey(body: EnrollScaPasskeyBody, options?: RequestOptions): Promise<ApiResult<ScaPasskey>> {
+    return this.#sender.send("POST", "/sca/passkeys", { body, options });
+  }
+
+  /** `DELETE /sca/passkeys/{passkeyId}` → `204`. */
+  async deletePasskey(passkeyId: string, options?: RequestOptions): Promise<EmptyResult> {
+    return this.#sender.send("DELETE", path`/sca/passkeys/${passkeyId}`, { options });
+  }
+
+  /**
+   * `POST /sca/payments/complete`: answers a `PENDING_AUTHORIZATION` quote's `scaChallenge` and executes the
+   * quote. Needs `TRANSACT`.
+   */
+  async completePayment(body: ScaCompleteBody, options?: RequestOptions): Promise<ApiResult<Quote>> {
+    return this.#sender.send("POST", "/sca/payments/complete", { body, options });
+  }
+
+  /** `POST /contact-verification` → `201`: sends a code to the customer's e-mail or phone. */
+  async startContactVerification(
+    body: ContactVerificationBody,
+    options?: RequestOptions,
+  ): Promise<ApiResult<ScaChallenge>> {
+    return this.#sender.send("POST", "/contact-verification", { body, options });
+  }
+
+  /** `POST /contact-verification/complete`: the code proves the contact value. */
+  async completeContactVerification(
+    body: ContactVerificationCompleteBody,
+    options?: RequestOptions,
+  ): Promise<ApiResult<ContactVerification>> {
+    return this.#sender.send("POST", "/contact-verification/complete", { body, options });
+  }
+
+  /** `GET /contact-verification/{customerId}`: which contact values are proven. */
+  async getContactVerification(
+    customerId: string,
+    options?: RequestOptions,
+  ): Promise<ApiResult<ContactVerification>> {
+    return this.#sender.send("GET", path`/contact-verification/${customerId}`, { options });
+  }
+
+  /** `POST /customers/external-accounts/{id}/trust`: payouts to it skip the per-payment challenge. */
+  async trustBeneficiary(
+    externalAccountId: string,
+    options?: RequestOptions,
+  ): Promise<ApiResult<ExternalAccount>> {
+    return this.#sender.send("POST", path`/customers/external-accounts/${externalAccountId}/trust`, {
+      options,
+    });
+  }
+
+  /** `POST /customers/external-accounts/{id}/untrust` → `201`: a challenge; `confirmUntrust` with its code. */
+  async untrustBeneficiary(
+    externalAccountId: string,
+    options?: RequestOptions,
+  ): Promise<ApiResult<ScaChallenge>> {
+    return this.#sender.send("POST", path`/customers/external-accounts/${externalAccountId}/untrust`, {
+      options,
+    });
+  }
+
+  /** `POST /customers/external-accounts/{id}/confirm {code}`: completes an untrust. */
+  async confirmUntrust(
+    externalAccountId: string,
+    code: string,
+    options?: RequestOptions,
+  ): Promise<ApiResult<ExternalAccount>> {
+    return this.#sender.send("POST", path`/customers/external-accounts/${externalAccountId}/confirm`, {
+      body: { code },
+      options,
+    });
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Strong customer authentication wire types, mirroring packages/server/src/sca/schemas.ts field for field
+ * (docs/guides/strong-customer-authentication.md). Re-exported from types.ts.
+ */
+
+/** OTP: a 6-digit code sent to the customer's phone (else e-mail). PASSKEY: the enrolled passkey. */
+export type ScaFactor = "OTP" | "PASSKEY";
+export type ScaPurpose = "LOGIN" | "CONTACT_EMAIL" | "CONTACT_PHONE" | "UNTRUST_BENEFICIARY" | "PAYMENT";
+
+/** A WebAuthn assertion (`navigator.credentials.get`), base64url fields. */
+export interface ScaPasskeyAssertion {
+  credentialId: string;
+  clientDataJson: string;
+  authenticatorData: string;
+  signature: string;
+  userHandle?: string;
+}
+
+/** An issued SCA challenge; answer it before `expiresAt` with its `requestId` (single use). */
+export interface ScaChallenge {
+  requestId: string;
+  customerId: string;
+  purpose: ScaPurpose;
+  factor: ScaFactor;
+  /** PASSKEY only: lowercase hex; UTF-8 encode it as the WebAuthn challenge. */
+  challenge?: string;
+  expiresAt: string;
+}
+
+export interface ScaLoginBody {
+  customerId: string;
+  /** Default OTP. */
+  factor?: ScaFactor;
+}
+
+/** The answer to a challenge: `code` for OTP (sandbox `000000`), `assertion` for PASSKEY. */
+export interface ScaCompleteBody {
+  requestId: string;
+  code?: string;
+  assertion?: ScaPasskeyAssertion;
+}
+
+/** The answer without the `requestId`: what `sca.login` takes. */
+export type ScaAnswer = Omit<ScaCompleteBody, "requestId">;
+
+/** A login session, id `Session:<uuid>`, 180 days on the platform's clock. */
+export interface ScaSession {
+  id: string;
+  customerId: string;
+  factor: ScaFactor;
+  createdAt: string;
+  sessionExpiresAt: string;
+}
+
+export interface EnrollScaPasskeyBody {
+  customerId: string;
+  nickname: string;
+  /** base64url; in clientDataJson. */
+  challenge: string;
+  attestation: {
+    credentialId: string;
+    clientDataJson: string;
+    attestationObject: string;
+    transports?: ("usb" | "nfc" | "ble" | "internal" | "hybrid")[];
+  };
+}
+
+/** The customer-level SCA passkey factor (one per customer), id `AuthMethod:<uuid>`. */
+export interface ScaPasskey {
+  id: string;
+  customerId: string;
+  nickname: string;
+  credentialId: string;
+  createdAt: string;
+}
+
+export interface ContactVerificationBody {
+  customerId: string;
+  channel: "EMAIL" | "PHONE";
+}
+
+export interface ContactVerificationCompleteBody {
+  requestId: string;
+  code: string;
+}
+
+/** Which of the customer's current contact values are proven (a changed value is unverified again). */
+export interface ContactVerification {
+  customerId: string;
+  email?: string;
+  emailVerified: boolean;
+  emailVerifiedAt?: string;
+  phoneNumber?: string;
+  phoneVerified: boolean;
+  phoneVerifiedAt?: string;
+}

@@ -1,0 +1,280 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { setDailyVolumeLimit } from "../../server/src/quotes/daily-volume.js";
+import { startServer, type TestServer } from "../../server/test/harness.js";
+import {
+  AgentClient,
+  type AgentPolicyInput,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  type CreateQuoteBody,
+  NotFoundError,
+  PaysvcClient,
+  PermissionError,
+  RateLimitError,
+} from "../src/index.js";
+
+/** Wednesday 10:00 in Chicago: 14 hours to the next Chicago midnight. */
+const AT = "2027-03-10T16:00:00.000Z";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+const policy = (overrides: Partial<AgentPolicyInput> = {}): AgentPolicyInput => ({
+  allowedOperations: ["VIEW_ACCOUNTS", "VIEW_TRANSACTIONS", "CREATE_EXTERNAL_ACCOUNTS", "SEND_PAYMENTS"],
+  maxTransactionAmounts: [{ currency: "USD", amount: 50_000 }],
+  ...overrides,
+});
+
+async function platform() {
+  const credentials = await server.newPlatform();
+  const paysvc = new PaysvcClient({ baseUrl: server.baseUrl, ...credentials });
+  await paysvc.sandbox.advanceClock(AT);
+  return { paysvc, platformId: credentials.platformId };
+}
+
+async function customerWithAccount(paysvc: PaysvcClient, funds = 100_000) {
+  const customer = await paysvc.customers.create({ customerType: "INDIVIDUAL" });
+  const accounts = await paysvc.internalAccounts.listForCustomers({
+    customerId: customer.id,
+    currency: "USD",
+  });
+  const accountId = accounts.data[0]?.id as string;
+  if (funds > 0) await paysvc.sandbox.fund(accountId, funds);
+  return { customerId: customer.id, accountId };
+}
+
+/** An agent that holds its payments for approval, and a payout it started: its transaction is pending. */
+async function pendingAgentPayment(paysvc: PaysvcClient, amount = 1_000) {
+  const { customerId, accountId } = await customerWithAccount(paysvc);
+  const agent = await paysvc.agents.create({ customerId, name: "Budget bot", policy: policy() });
+  const { accessToken } = await paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
+  const app = new AgentClient({ baseUrl: server.baseUrl, accessToken });
+  const external = await app.createExternalAccount({ currency: "USD", accountInfo: bankAccountInfo });
+  const quote = await app.createQuote(payout(accountId, external.id, amount));
+  const executed = await app.executeQuote(quote.id);
+  return { app, accountId, quoteId: quote.id, transactionId: executed.transactionId as string };
+}
+
+const bankAccountInfo = {
+  accountType: "USD_ACCOUNT",
+  accountNumber: "1234567000",
+  routingNumber: "021000021",
+  bankAccountType: "CHECKING",
+  beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Ada Lovelace", countryOfResidence: "US" },
+} as const;
+
+const payout = (accountId: string, externalId: string, amount: number): CreateQuoteBody => ({
+  source: { sourceType: "ACCOUNT", accountId },
+  destination: { destinationType: "ACCOUNT", accountId: externalId },
+  lockedCurrencySide: "SENDING",
+  lockedCurrencyAmount: amount,
+});
+
+describe("agents through the SDK", () => {
+  test("create answers 201 with an ACTIVE agent, its policy with defaults, and a first device code", async () => {
+    const { paysvc } = await platform();
+    const { customerId } = await customerWithAccount(paysvc, 0);
+    const agent = await paysvc.agents.create({ customerId, name: "Budget bot", policy: policy() });
+    expect(agent.lastResponse.status).toBe(201);
+    expect(agent).toMatchObject({
+      customerId,
+      name: "Budget bot",
+      status: "ACTIVE",
+      policy: { ...policy(), requirePlatformApproval: true },
+      deviceCode: { agentId: agent.id, code: expect.any(String), expiresAt: expect.any(String) },
+    });
+    const { deviceCode: _, ...read } = agent;
+    expect(await paysvc.agents.get(agent.id)).toEqual(read);
+  });
+
+  test("redeeming a device code answers a Bearer access token; a second redeem is ConflictError CONFLICT", async () => {
+    const { paysvc } = await platform();
+    const { customerId } = await customerWithAccount(paysvc, 0);
+    const agent = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
+    const redeemed = await paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
+    expect(redeemed).toMatchObject({ agentId: agent.id, customerId, tokenType: "Bearer" });
+    expect((await paysvc.agents.get(agent.id)).accessTokenIssuedAt).toEqual(expect.any(String));
+    const again = paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
+    await expect(again).rejects.toBeInstanceOf(ConflictError);
+    await expect(again).rejects.toMatchObject({ status: 409, code: "CONFLICT" });
+  });
+
+  test("update replaces the policy; revoke makes the agent REVOKED and its token stops working", async () => {
+    const { paysvc } = await platform();
+    const { customerId } = await customerWithAccount(paysvc, 0);
+    const agent = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
+    const { accessToken } = await paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
+    const updated = await paysvc.agents.update(agent.id, {
+      name: "Renamed",
+      policy: policy({ allowedOperations: ["VIEW_ACCOUNTS"], requirePlatformApproval: false }),
+    });
+    expect(updated).toMatchObject({
+      name: "Renamed",
+      policy: { allowedOperations: ["VIEW_ACCOUNTS"], requirePlatformApproval: false },
+    });
+    const revoked = await paysvc.agents.revoke(agent.id);
+    expect(revoked).toMatchObject({ status: "REVOKED", revokedAt: expect.any(String) });
+    const me = await fetch(`${server.baseUrl}/agents/me`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    expect(me.status).toBe(401);
+  });
+
+  test("createDeviceCode issues a new code; redeeming it replaces the access token", async () => {
+    const { paysvc } = await platform();
+    const { customerId } = await customerWithAccount(paysvc, 0);
+    const agent = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
+    const first = await paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
+    const code = await paysvc.agents.createDeviceCode(agent.id);
+    expect(code.lastResponse.status).toBe(201);
+    expect(code.agentId).toBe(agent.id);
+    const second = await paysvc.agents.redeemDeviceCode(code.code);
+    expect(second.accessToken).not.toBe(first.accessToken);
+  });
+
+  test("listAll walks the agents filtered by customer across pages", async () => {
+    const { paysvc } = await platform();
+    const { customerId } = await customerWithAccount(paysvc, 0);
+    const ids = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await paysvc.agents.create({ customerId, name: `Bot ${i}`, policy: policy() })).id);
+    const all = [];
+    for await (const a of paysvc.agents.listAll({ customerId, limit: 2, sortOrder: "asc" })) all.push(a.id);
+    expect(all).toEqual(ids);
+  });
+
+  test("an invalid policy is BadRequestError INVALID_INPUT; another platform's agent is NotFoundError", async () => {
+    const { paysvc } = await platform();
+    const { customerId } = await customerWithAccount(paysvc, 0);
+    const refused = paysvc.agents.create({
+      customerId,
+      name: "Bot",
+      policy: { allowedOperations: ["FLY" as "VIEW_ACCOUNTS"] },
+    });
+    await expect(refused).rejects.toBeInstanceOf(BadRequestError);
+    await expect(refused).rejects.toMatchObject({ code: "INVALID_INPUT" });
+    const agent = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
+    const { paysvc: other } = await platform();
+    await expect(other.agents.get(agent.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe("transactions.approve", () => {
+  test("approve executes an agent payment waiting for platform approval", async () => {
+    const { paysvc } = await platform();
+    const { accountId, transactionId } = await pendingAgentPayment(paysvc);
+    const pending = await paysvc.transactions.get(transactionId);
+    expect(pending).toMatchObject({ pendingReason: "PLATFORM_APPROVAL_REQUIRED" });
+    const approved = await paysvc.transactions.approve(transactionId);
+    expect(approved.lastResponse.status).toBe(200);
+    expect(approved).toMatchObject({ id: transactionId, status: "PROCESSING" });
+    expect(approved.pendingReason).toBeUndefined();
+    expect((await paysvc.internalAccounts.get(accountId)).totalBalance.amount).toBe(99_000);
+  });
+
+  test("approving twice is ConflictError TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL", async () => {
+    const { paysvc } = await platform();
+    const { transactionId } = await pendingAgentPayment(paysvc);
+    await paysvc.transactions.approve(transactionId);
+    const again = paysvc.transactions.approve(transactionId);
+    await expect(again).rejects.toBeInstanceOf(ConflictError);
+    await expect(again).rejects.toMatchObject({ code: "TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL" });
+  });
+
+  test("a retried approval with the same idempotency key answers the same approval", async () => {
+    const { paysvc } = await platform();
+    const { transactionId } = await pendingAgentPayment(paysvc);
+    const first = await paysvc.transactions.approve(transactionId, { idempotencyKey: "approve-1" });
+    const again = await paysvc.transactions.approve(transactionId, { idempotencyKey: "approve-1" });
+    expect(again).toEqual({ ...first });
+  });
+
+  test("an approval above the daily volume limit is RateLimitError DAILY_VOLUME_LIMIT_EXCEEDED with retryAfterSeconds to Chicago midnight", async () => {
+    const { paysvc, platformId } = await platform();
+    const { transactionId } = await pendingAgentPayment(paysvc, 1_000);
+    await setDailyVolumeLimit(server.deps, platformId, 500);
+    const refused = paysvc.transactions.approve(transactionId);
+    await expect(refused).rejects.toBeInstanceOf(RateLimitError);
+    await expect(refused).rejects.toMatchObject({
+      status: 429,
+      code: "DAILY_VOLUME_LIMIT_EXCEEDED",
+      retryAfterSeconds: 14 * 3600,
+      details: expect.objectContaining({ dailyVolumeLimit: 500, requestedVolume: 1_000 }),
+    });
+    expect(await paysvc.transactions.get(transactionId)).toMatchObject({
+      pendingReason: "PLATFORM_APPROVAL_REQUIRED",
+    });
+  });
+
+  test("an unknown transaction is NotFoundError TRANSACTION_NOT_FOUND; wrong credentials are AuthenticationError", async () => {
+    const { paysvc } = await platform();
+    const missing = paysvc.transactions.approve("Transaction:0190f1c8-2222-7000-8000-000000000abc");
+    await expect(missing).rejects.toBeInstanceOf(NotFoundError);
+    await expect(missing).rejects.toMatchObject({ code: "TRANSACTION_NOT_FOUND" });
+    const stranger = new PaysvcClient({ baseUrl: server.baseUrl, clientId: "nobody", clientSecret: "wrong" });
+    await expect(stranger.transactions.approve("Transaction:x")).rejects.toBeInstanceOf(AuthenticationError);
+  });
+});
+
+describe("AgentClient (the agent app's own calls)", () => {
+  test("me answers the agent; its customer's accounts and its own payment are readable", async () => {
+    const { paysvc } = await platform();
+    const { app, accountId, quoteId, transactionId } = await pendingAgentPayment(paysvc);
+    const me = await app.me();
+    expect(me).toMatchObject({ status: "ACTIVE", name: "Budget bot" });
+    const accounts = [];
+    for await (const account of app.listAllInternalAccounts({ currency: "USD" })) accounts.push(account.id);
+    expect(accounts).toEqual([accountId]);
+    expect(await app.getQuote(quoteId)).toMatchObject({ id: quoteId, transactionId });
+    expect(await app.getTransaction(transactionId)).toMatchObject({
+      id: transactionId,
+      pendingReason: "PLATFORM_APPROVAL_REQUIRED",
+    });
+    const transactions = [];
+    for await (const t of app.listAllTransactions({ type: "OUTGOING" })) transactions.push(t.id);
+    expect(transactions).toEqual([transactionId]);
+  });
+
+  test("an operation outside the agent's policy is PermissionError FORBIDDEN", async () => {
+    const { paysvc } = await platform();
+    const { customerId, accountId } = await customerWithAccount(paysvc);
+    const agent = await paysvc.agents.create({
+      customerId,
+      name: "Viewer",
+      policy: policy({ allowedOperations: ["VIEW_ACCOUNTS"] }),
+    });
+    const { accessToken } = await paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
+    const app = new AgentClient({ baseUrl: server.baseUrl, accessToken });
+    const refused = app.createQuote(payout(accountId, accountId, 100));
+    await expect(refused).rejects.toBeInstanceOf(PermissionError);
+    await expect(refused).rejects.toMatchObject({ status: 403, code: "FORBIDDEN" });
+  });
+
+  test("a revoked agent's calls are AuthenticationError", async () => {
+    const { paysvc } = await platform();
+    const { app } = await pendingAgentPayment(paysvc);
+    await paysvc.agents.revoke((await app.me()).id);
+    await expect(app.me()).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  test("the agent's calls carry its Bearer token and no Idempotency-Key", async () => {
+    const seen: Headers[] = [];
+    const recording: typeof fetch = (input, init) => {
+      seen.push(new Headers(init?.headers));
+      return fetch(input, init);
+    };
+    const { paysvc } = await platform();
+    const { customerId } = await customerWithAccount(paysvc, 0);
+    const agent = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
+    const { accessToken } = await paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
+    const app = new AgentClient({ baseUrl: server.baseUrl, accessToken, fetch: recording });
+    await app.createExternalAccount({ currency: "USD", accountInfo: bankAccountInfo });
+    expect(seen.map((h) => [h.get("authorization"), h.get("idempotency-key")])).toEqual([
+      [`Bearer ${accessToken}`, null],
+    ]);
+  });
+});

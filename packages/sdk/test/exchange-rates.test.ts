@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startServer, type TestServer } from "../../server/test/harness.js";
+import { BadRequestError, PaysvcClient } from "../src/index.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+/** A client of a fresh platform whose `now` option reads `clock.now` (the platform clock is the real one). */
+async function clientWithClock() {
+  const clock = { now: new Date() };
+  const paysvc = new PaysvcClient({
+    baseUrl: server.baseUrl,
+    ...(await server.newPlatform()),
+    now: () => clock.now,
+  });
+  return { paysvc, clock };
+}
+
+describe("exchange rates through the SDK", () => {
+  test("list answers the rates with currencies, fees and a 5-minute expiresAt", async () => {
+    const { paysvc } = await clientWithClock();
+    const rates = await paysvc.exchangeRates.list({ sourceCurrency: "USD", destinationCurrency: "EUR" });
+    expect(rates.lastResponse.status).toBe(200);
+    expect(rates.data).toHaveLength(1);
+    const [rate] = rates.data;
+    expect(rate).toMatchObject({ sourceCurrency: { code: "USD" }, destinationCurrency: { code: "EUR" } });
+    expect(rate?.rate).toBeGreaterThan(0);
+    expect(Date.parse(rate?.expiresAt ?? "") - Date.parse(rate?.fetchedAt ?? "")).toBe(5 * 60 * 1000);
+  });
+
+  test("a second list before expiresAt is served from the cache (same request id)", async () => {
+    const { paysvc } = await clientWithClock();
+    const first = await paysvc.exchangeRates.list({ sourceCurrency: "USD" });
+    const second = await paysvc.exchangeRates.list({ sourceCurrency: "USD" });
+    expect(second).toEqual(first);
+    expect(second.lastResponse.requestId).toBe(first.lastResponse.requestId);
+  });
+
+  test("the cache is per filter: another filter asks the server", async () => {
+    const { paysvc } = await clientWithClock();
+    const fromUsd = await paysvc.exchangeRates.list({ sourceCurrency: "USD" });
+    const toMxn = await paysvc.exchangeRates.list({ destinationCurrency: "MXN" });
+    expect(toMxn.lastResponse.requestId).not.toBe(fromUsd.lastResponse.requestId);
+    expect(new Set(toMxn.data.map((rate) => rate.destinationCurrency.code))).toEqual(new Set(["MXN"]));
+  });
+
+  test("once the client's clock reaches expiresAt the next list asks the server again", async () => {
+    const { paysvc, clock } = await clientWithClock();
+    const first = await paysvc.exchangeRates.list({ sourceCurrency: "USD" });
+    clock.now = new Date(Math.min(...first.data.map((rate) => Date.parse(rate.expiresAt))));
+    const next = await paysvc.exchangeRates.list({ sourceCurrency: "USD" });
+    expect(next.lastResponse.requestId).not.toBe(first.lastResponse.requestId);
+  });
+
+  test("refresh: true skips the cache, and clearCache forgets it", async () => {
+    const { paysvc } = await clientWithClock();
+    const first = await paysvc.exchangeRates.list();
+    const refreshed = await paysvc.exchangeRates.list({}, { refresh: true });
+    expect(refreshed.lastResponse.requestId).not.toBe(first.lastResponse.requestId);
+    paysvc.exchangeRates.clearCache();
+    const fetched = await paysvc.exchangeRates.list();
+    expect(fetched.lastResponse.requestId).not.toBe(refreshed.lastResponse.requestId);
+  });
+
+  test("changing a served list does not change the cached one", async () => {
+    const { paysvc } = await clientWithClock();
+    const first = await paysvc.exchangeRates.list({ sourceCurrency: "USD" });
+    first.data.length = 0;
+    expect((await paysvc.exchangeRates.list({ sourceCurrency: "USD" })).data.length).toBeGreaterThan(0);
+  });
+
+  test("an empty currency filter is BadRequestError INVALID_INPUT", async () => {
+    const { paysvc } = await clientWithClock();
+    const refused = paysvc.exchangeRates.list({ sourceCurrency: "" });
+    await expect(refused).rejects.toBeInstanceOf(BadRequestError);
+    await expect(refused).rejects.toMatchObject({ code: "INVALID_INPUT" });
+  });
+});

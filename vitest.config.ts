@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -5,6 +6,9 @@ export default defineConfig({
     include: ["packages/*/test/**/*.test.ts", "packages/*/src/**/*.test.ts"],
     globalSetup: ["packages/server/test/global-setup.ts"],
     pool: "forks",
+    // Test files spend much of their time waiting on the database and on sandbox jobs: on a 2-core CI box
+    // 4 workers finish the PostgreSQL run in 360 s instead of 544 s (docs/decisions.md "Test runs").
+    maxWorkers: Math.max(4, availableParallelism()),
     testTimeout: 30_000,
     hookTimeout: 120_000,
     coverage: {

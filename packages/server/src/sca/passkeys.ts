@@ -1,10 +1,10 @@
-import { verifyAuthenticationResponse } from "@simplewebauthn/server";
 import type { Tx } from "../core/db/db.js";
 import { isUniqueViolation } from "../core/db/sqlstate.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { newId, parseId } from "../core/ids.js";
+import { assertionSignatureVerifies } from "../wallet-auth/assertion-signature.js";
 import { loadWalletAuthConfig } from "../wallet-auth/auth-config-schema.js";
 import { passkeyFromAttestation } from "../wallet-auth/passkey.js";
 import { relyingParty } from "../wallet-auth/passkey-relying-party.js";
@@ -119,31 +119,14 @@ export async function verifyPasskeyAssertion(
   const stored = Number(passkey.counter);
   if ((authData.counter > 0 || stored > 0) && authData.counter <= stored) return false;
   try {
-    const result = await verifyAuthenticationResponse({
-      response: {
-        id: assertion.credentialId,
-        rawId: assertion.credentialId,
-        type: "public-key",
-        response: {
-          clientDataJSON: assertion.clientDataJson,
-          authenticatorData: assertion.authenticatorData,
-          signature: assertion.signature,
-          ...(assertion.userHandle ? { userHandle: assertion.userHandle } : {}),
-        },
-        clientExtensionResults: {},
-      },
-      expectedChallenge,
-      expectedOrigin: clientData.origin,
-      expectedRPID: rp.rpId,
-      expectedType: "webauthn.get",
-      credential: {
-        id: passkey.credential_id,
-        publicKey: fromBase64url(passkey.public_key) ?? new Uint8Array(),
-        counter: stored,
-      },
-      requireUserVerification: false,
+    const verified = await assertionSignatureVerifies(assertion, {
+      challenge: expectedChallenge,
+      origin: clientData.origin,
+      rpId: rp.rpId,
+      publicKey: passkey.public_key,
+      counter: stored,
     });
-    if (!result.verified) return false;
+    if (!verified) return false;
   } catch {
     return false;
   }

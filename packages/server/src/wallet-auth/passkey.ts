@@ -1,8 +1,4 @@
-import {
-  type AuthenticatorTransport,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
+import { type AuthenticatorTransport, verifyRegistrationResponse } from "@simplewebauthn/server";
 import { decodeAttestationObject } from "@simplewebauthn/server/helpers";
 import type { Executor, Tx } from "../core/db/db.js";
 import type { Deps } from "../core/deps.js";
@@ -10,6 +6,7 @@ import { ApiError, invalidField } from "../core/errors/api-error.js";
 import { canonicalJson, sha256Hex } from "../core/hash.js";
 import type { Caller } from "../core/http/context.js";
 import { newId, parseId } from "../core/ids.js";
+import { assertionSignatureVerifies } from "./assertion-signature.js";
 import { loadWalletAuthConfig } from "./auth-config-schema.js";
 import { checkClientPublicKey } from "./client-public-key.js";
 import type { PasskeyAuthChallenge } from "./credential-schemas.js";
@@ -248,31 +245,13 @@ export async function verifyPasskey(
     throw refused(`the sign counter ${authData.counter} does not increase past ${stored}`);
   let verified: boolean;
   try {
-    const result = await verifyAuthenticationResponse({
-      response: {
-        id: assertion.credentialId,
-        rawId: assertion.credentialId,
-        type: "public-key",
-        response: {
-          clientDataJSON: assertion.clientDataJson,
-          authenticatorData: assertion.authenticatorData,
-          signature: assertion.signature,
-          ...(assertion.userHandle ? { userHandle: assertion.userHandle } : {}),
-        },
-        clientExtensionResults: {},
-      },
-      expectedChallenge,
-      expectedOrigin: clientData.origin,
-      expectedRPID: rp.rpId,
-      expectedType: "webauthn.get",
-      credential: {
-        id: method.credential_id,
-        publicKey: fromBase64url(method.passkey_public_key) ?? new Uint8Array(),
-        counter: stored,
-      },
-      requireUserVerification: false,
+    verified = await assertionSignatureVerifies(assertion, {
+      challenge: expectedChallenge,
+      origin: clientData.origin,
+      rpId: rp.rpId,
+      publicKey: method.passkey_public_key,
+      counter: stored,
     });
-    verified = result.verified;
   } catch (error) {
     throw refused(`the assertion does not verify (${(error as Error).message})`);
   }

@@ -1,40 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Db } from "../../src/core/db/db.js";
 import { startServer, type TestServer } from "../harness.js";
-import { balanceOf, fund, ledgerInvariantHolds, newAccount, type Quote, transfer } from "./helpers.js";
+import {
+  balanceOf,
+  countingRetries,
+  fund,
+  ledgerInvariantHolds,
+  newAccount,
+  type Quote,
+  transfer,
+} from "./helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
 });
 afterAll(() => server.close());
-
-/**
- * Counts transaction bodies run beyond the first attempt: `Db.transaction` retries on deadlock and
- * serialization failure, so a deadlock would otherwise pass unnoticed.
- */
-async function countingRetries<T>(work: () => Promise<T>): Promise<{ result: T; retries: number }> {
-  const db = server.deps.db;
-  let calls = 0;
-  let attempts = 0;
-  const counting: Db = {
-    ...db,
-    transaction: (fn, options) => {
-      calls += 1;
-      return db.transaction((tx) => {
-        attempts += 1;
-        return fn(tx);
-      }, options);
-    },
-  };
-  server.deps.db = counting;
-  try {
-    const result = await work();
-    return { result, retries: attempts - calls };
-  } finally {
-    server.deps.db = db;
-  }
-}
 
 describe("locking", () => {
   test("concurrent executes of one quote: exactly one 200, the others 409 CONFLICT, money moves once", async () => {
@@ -63,7 +43,7 @@ describe("locking", () => {
     const b = await newAccount(server);
     await fund(server, a, 10_000);
     await fund(server, b, 10_000);
-    const { result, retries } = await countingRetries(() =>
+    const { result, retries } = await countingRetries(server, () =>
       Promise.all(
         Array.from({ length: 40 }, (_, i) =>
           server.client.post<Quote>(
@@ -92,7 +72,7 @@ describe("locking", () => {
         server.client.post<Quote>("/quotes", i % 2 === 0 ? transfer(a, b, 11) : transfer(b, a, 5)),
       ),
     );
-    const { result, retries } = await countingRetries(() =>
+    const { result, retries } = await countingRetries(server, () =>
       Promise.all(quotes.map((q) => server.client.post(`/quotes/${q.body.id}/execute`))),
     );
     expect(result.map((r) => r.status)).toEqual(Array(20).fill(200));

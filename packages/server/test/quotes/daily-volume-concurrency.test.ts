@@ -1,37 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Db } from "../../src/core/db/db.js";
 import { startServer, type TestClient, type TestServer } from "../harness.js";
 import { limitedPlatform, pair, volumeOf } from "./daily-volume-helpers.js";
-import { balanceOf, ledgerInvariantHolds, type Quote, transfer } from "./helpers.js";
+import { balanceOf, countingRetries, ledgerInvariantHolds, type Quote, transfer } from "./helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
 });
 afterAll(() => server.close());
-
-/** Transaction bodies run beyond the first attempt (a deadlock would be retried and pass unnoticed). */
-async function countingRetries<T>(work: () => Promise<T>): Promise<{ result: T; retries: number }> {
-  const db = server.deps.db;
-  let calls = 0;
-  let attempts = 0;
-  const counting: Db = {
-    ...db,
-    transaction: (fn, options) => {
-      calls += 1;
-      return db.transaction((tx) => {
-        attempts += 1;
-        return fn(tx);
-      }, options);
-    },
-  };
-  server.deps.db = counting;
-  try {
-    return { result: await work(), retries: attempts - calls };
-  } finally {
-    server.deps.db = db;
-  }
-}
 
 // Noon in Chicago, far from midnight: every execution of a test falls on this Chicago day.
 const NOON = "2027-01-13T18:00:00.000Z";
@@ -52,7 +28,7 @@ describe("concurrent executions (the counter row lock)", () => {
   test("concurrent immediate executions never exceed the daily limit together", async () => {
     const client = await platformAtNoon(10_000);
     const accounts = await pairs(client, 16, 1_000);
-    const { result, retries } = await countingRetries(() =>
+    const { result, retries } = await countingRetries(server, () =>
       Promise.all(
         accounts.map(({ from, to }) =>
           client.post("/quotes", transfer(from, to, 1_000, { immediatelyExecute: true })),
@@ -74,7 +50,7 @@ describe("concurrent executions (the counter row lock)", () => {
     const quotes = await Promise.all(
       accounts.map(({ from, to }) => client.post<Quote>("/quotes", transfer(from, to, 1_000))),
     );
-    const { result, retries } = await countingRetries(() =>
+    const { result, retries } = await countingRetries(server, () =>
       Promise.all(quotes.map((q) => client.post(`/quotes/${q.body.id}/execute`))),
     );
     expect(result.map((r) => r.status).sort()).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);

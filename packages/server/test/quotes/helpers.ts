@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import type { Db } from "../../src/core/db/db.js";
 import type { Credentials, TestServer } from "../harness.js";
 
 export type Quote = {
@@ -91,4 +92,33 @@ export async function tokenWith(server: TestServer, permissions: string[]): Prom
     clientId: res.body.clientId,
     clientSecret: res.body.clientSecret,
   };
+}
+
+/**
+ * Counts transaction bodies run beyond the first attempt: `Db.transaction` retries on deadlock and
+ * serialization failure, so a deadlock would otherwise pass unnoticed.
+ */
+export async function countingRetries<T>(
+  server: TestServer,
+  work: () => Promise<T>,
+): Promise<{ result: T; retries: number }> {
+  const db = server.deps.db;
+  let calls = 0;
+  let attempts = 0;
+  const counting: Db = {
+    ...db,
+    transaction: (fn, options) => {
+      calls += 1;
+      return db.transaction((tx) => {
+        attempts += 1;
+        return fn(tx);
+      }, options);
+    },
+  };
+  server.deps.db = counting;
+  try {
+    return { result: await work(), retries: attempts - calls };
+  } finally {
+    server.deps.db = db;
+  }
 }

@@ -16,6 +16,7 @@ import {
 
 /** Wednesday 10:00 in Chicago: 14 hours to the next Chicago midnight. */
 const AT = "2027-03-10T16:00:00.000Z";
+const NEXT_CHICAGO_MIDNIGHT = "2027-03-11T06:00:00.000Z";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -197,14 +198,21 @@ describe("transactions.approve", () => {
     const { paysvc, platformId } = await platform();
     const { transactionId } = await pendingAgentPayment(paysvc, 1_000);
     await setDailyVolumeLimit(server.deps, platformId, 500);
+    // The platform clock runs on from AT, so the seconds to midnight are bounded by reads around the call.
+    const midnight = Date.parse(NEXT_CHICAGO_MIDNIGHT);
+    const before = Date.parse((await paysvc.sandbox.getClock()).now);
     const refused = paysvc.transactions.approve(transactionId);
     await expect(refused).rejects.toBeInstanceOf(RateLimitError);
+    const after = Date.parse((await paysvc.sandbox.getClock()).now);
     await expect(refused).rejects.toMatchObject({
       status: 429,
       code: "DAILY_VOLUME_LIMIT_EXCEEDED",
-      retryAfterSeconds: 14 * 3600,
       details: expect.objectContaining({ dailyVolumeLimit: 500, requestedVolume: 1_000 }),
     });
+    const { retryAfterSeconds } = (await refused.catch((error: unknown) => error)) as RateLimitError;
+    expect(retryAfterSeconds).toBeGreaterThanOrEqual(Math.ceil((midnight - after) / 1000));
+    expect(retryAfterSeconds).toBeLessThanOrEqual(Math.ceil((midnight - before) / 1000));
+    expect(retryAfterSeconds).toBeLessThanOrEqual(14 * 3600);
     expect(await paysvc.transactions.get(transactionId)).toMatchObject({
       pendingReason: "PLATFORM_APPROVAL_REQUIRED",
     });

@@ -9,8 +9,12 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 
 const serverDir = fileURLToPath(new URL("../", import.meta.url));
-// One process, not the tsx wrapper: a SIGKILL must kill the server itself, not orphan it.
-const nodeWithTsx = [process.execPath, ["--import", "tsx"]] as const;
+/**
+ * The Node arguments before paysvc's own: tsx on the TypeScript entry, as `npm start` runs it, in one
+ * process (not the tsx wrapper: a SIGKILL must kill the server itself, not orphan it). Tests pass the
+ * compiled bin instead (test/paysvc-process.ts).
+ */
+export const TSX_ENTRY: readonly string[] = ["--import", "tsx", "src/main.ts"];
 
 export interface Paysvc {
   child: ChildProcessWithoutNullStreams;
@@ -30,17 +34,17 @@ export interface SandboxCredentials {
  * Starts the real process as `npm start` does (`tsx src/main.ts start --port 0 --data-dir DIR`), with
  * DATABASE_URL set only when `databaseUrl` is given, and resolves once it prints its URL.
  */
-export async function startPaysvc(dataDir: string, databaseUrl?: string): Promise<Paysvc> {
+export async function startPaysvc(
+  dataDir: string,
+  databaseUrl?: string,
+  entry: readonly string[] = TSX_ENTRY,
+): Promise<Paysvc> {
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const env = { ...inherited, LOG_LEVEL: "warn", ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
-  const child = spawn(
-    nodeWithTsx[0],
-    [...nodeWithTsx[1], "src/main.ts", "start", "--port", "0", "--data-dir", dataDir],
-    {
-      cwd: serverDir,
-      env,
-    },
-  );
+  const child = spawn(process.execPath, [...entry, "start", "--port", "0", "--data-dir", dataDir], {
+    cwd: serverDir,
+    env,
+  });
   let text = "";
   const exited = once(child, "exit");
   const url = await new Promise<string>((resolve, reject) => {
@@ -72,15 +76,19 @@ export function basicAuth(credentials: SandboxCredentials): string {
   return `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString("base64")}`;
 }
 
-/** A fresh, empty database on the PostgreSQL server of `adminUrl`; `drop` removes it. */
+/**
+ * A fresh database on the PostgreSQL server of `adminUrl`: empty, or a copy of `template` (a migrated
+ * database, so no process spends its start migrating); `drop` removes it.
+ */
 export async function createScratchDatabase(
   adminUrl: string,
   prefix: string,
+  template?: string,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { basicAuth, createScratchDatabase, sandboxCredentials, startIdReceiver } from "../bench/webhooks.js";
@@ -18,6 +18,12 @@ export interface ChaosOptions {
   workers: number;
   holders: number;
   log?: (line: string) => void;
+  /** Node arguments that run paysvc; default tsx on the TypeScript entry (tests pass the compiled bin). */
+  entry?: readonly string[];
+  /** A migrated embedded-database directory to start from (PGlite), instead of migrating a new one. */
+  dataDirTemplate?: string;
+  /** A migrated PostgreSQL database to copy (with adminUrl), instead of migrating a new one. */
+  databaseTemplate?: string;
 }
 
 export interface ChaosReport {
@@ -120,11 +126,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const log = options.log ?? (() => {});
   const random = rng(options.seed);
   const scratch = options.adminUrl
-    ? await createScratchDatabase(options.adminUrl, "paysvc_chaos")
+    ? await createScratchDatabase(options.adminUrl, "paysvc_chaos", options.databaseTemplate)
     : undefined;
   const dataDir = await mkdtemp(join(tmpdir(), "paysvc-chaos-"));
+  if (options.dataDirTemplate) await cp(options.dataDirTemplate, join(dataDir, "db"), { recursive: true });
   const receiver = await startIdReceiver((body) => String((JSON.parse(body) as { id: string }).id));
-  const cluster = new Cluster(dataDir, scratch?.url);
+  const cluster = new Cluster(dataDir, scratch?.url, options.entry);
   let liveDb: Db | undefined;
   const violations: string[] = [];
   const report: ChaosReport = {

@@ -17,6 +17,8 @@ export class Cluster {
   constructor(
     readonly dataDir: string,
     readonly databaseUrl: string | undefined,
+    /** Node arguments that run paysvc (startPaysvc's `entry`). */
+    readonly entry?: readonly string[],
   ) {
     this.procs = Array.from({ length: databaseUrl ? 2 : 1 }, () => undefined);
   }
@@ -37,7 +39,7 @@ export class Cluster {
     if (this.procs[index]) return Promise.resolve();
     const pending = this.starting.get(index);
     if (pending) return pending;
-    const started = startPaysvc(this.dataDir, this.databaseUrl)
+    const started = startPaysvc(this.dataDir, this.databaseUrl, this.entry)
       .then((proc) => {
         this.procs[index] = proc;
         this.starts++;

@@ -1,7 +1,10 @@
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { migrate } from "../src/core/db/migrate.js";
@@ -12,35 +15,71 @@ import { type DbTemplate, databaseUrlFor } from "./test-db.js";
 declare module "vitest" {
   export interface ProvidedContext {
     dbTemplate: DbTemplate;
+    /** What spawned `paysvc` processes start from (test/paysvc-process.ts). */
+    paysvcTemplate: PaysvcTemplate;
   }
 }
 
+export interface PaysvcTemplate {
+  /** The compiled bin, `packages/server/dist/main.js`. */
+  entry: string;
+  /** A migrated embedded-database directory (a data directory's `db/`), to copy for each spawned process. */
+  dataDir: string;
+}
+
+const run = promisify(execFile);
+const repoDir = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** Compiles the SDK and the server to `dist/` (what `npm run build` does), so tests spawn `node dist/main.js`. */
+async function buildPaysvc(): Promise<string> {
+  const tsc = join(repoDir, "node_modules/typescript/bin/tsc");
+  await run(process.execPath, [tsc, "-p", "packages/sdk/tsconfig.build.json"], { cwd: repoDir });
+  await run(process.execPath, [tsc, "-p", "packages/server/tsconfig.build.json"], { cwd: repoDir });
+  return join(repoDir, "packages/server/dist/main.js");
+}
+
 /**
- * Migrates one template database per run (a fresh PGlite costs seconds; a copy of a migrated one does
- * not) and hands every test file a fresh copy: a PGlite data-dir dump, or a PostgreSQL template database.
+ * Migrates one embedded database per run (a fresh PGlite costs seconds; a copy of a migrated one does not),
+ * kept as a directory for spawned processes and as a dump that each test worker loads; with DATABASE_URL,
+ * also a PostgreSQL template database that each worker clones. The build for spawned processes runs
+ * meanwhile.
  */
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const adminUrl = process.env.DATABASE_URL;
-  if (adminUrl) {
-    const templateName = `paysvc_template_${randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${templateName}`);
-    const db = openPostgres(databaseUrlFor(adminUrl, templateName), 1);
-    await migrate(db);
-    await db.close();
-    project.provide("dbTemplate", { kind: "postgres", adminUrl, templateName });
-    return async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${templateName} WITH (FORCE)`);
-      await admin.end();
-    };
-  }
   const dir = await mkdtemp(join(tmpdir(), "paysvc-template-"));
-  const db = await openPglite();
+  const built = buildPaysvc();
+  built.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
+  const dataDir = join(dir, "db");
+  const db = await openPglite({ dataDir });
   await migrate(db);
   const templateFile = join(dir, "template.tar");
   await writeFile(templateFile, Buffer.from(await (await db.dump()).arrayBuffer()));
   await db.close();
-  project.provide("dbTemplate", { kind: "pglite", templateFile });
-  return () => rm(dir, { recursive: true, force: true });
+  const removeDir = () => rm(dir, { recursive: true, force: true });
+  project.provide("paysvcTemplate", { entry: await built, dataDir });
+
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    project.provide("dbTemplate", { kind: "pglite", templateFile });
+    return removeDir;
+  }
+  const templateName = `paysvc_template_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${templateName}`);
+  const pgDb = openPostgres(databaseUrlFor(adminUrl, templateName), 1);
+  await migrate(pgDb);
+  await pgDb.close();
+  project.provide("dbTemplate", { kind: "postgres", adminUrl, templateName });
+  return async () => {
+    // Workers keep their database until the process ends (test/worker-app.ts): drop those copies too.
+    const copies = await admin.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE $1",
+      [`${templateName}\\_%`],
+    );
+    for (const { datname } of copies.rows)
+      await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    await admin.query(`DROP DATABASE IF EXISTS ${templateName} WITH (FORCE)`);
+    await admin.end();
+    await removeDir();
+  };
 }

@@ -1,19 +1,19 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import pino from "pino";
 import { inject } from "vitest";
-import { buildApp } from "../src/app.js";
 import { type Clock, systemClock } from "../src/core/clock.js";
 import type { Db } from "../src/core/db/db.js";
 import { DEFAULT_SETTLEMENT_LAG_MS, type Deps, type Mode } from "../src/core/deps.js";
 import type { Environment } from "../src/core/http/context.js";
 import { logRedactPaths } from "../src/core/http/logging.js";
-import { API_VERSION } from "../src/core/http/version.js";
 import { type JobHandler, JobRunner } from "../src/core/jobs/jobs.js";
 import { jobHandlers } from "../src/jobs.js";
 import { createPlatform } from "../src/platform/platforms.js";
+import type { OtpSender } from "../src/wallet-auth/otp-sender.js";
 import { DEFAULT_WEBHOOK_TIMEOUTS, type WebhookTimeouts } from "../src/webhooks/sender.js";
 import { type OpenApiDocument, ResponseContract } from "./contract/response-contract.js";
 import { openTestDb } from "./test-db.js";
+import { serveApp, sharedApp, workerDatabase } from "./worker-app.js";
 
 export interface Credentials {
   platformId: string;
@@ -136,10 +136,17 @@ export interface TestServer {
   origin: string;
   platform: Credentials;
   client: TestClient;
-  /** The background job runner (polling every 50 ms); `jobs.runDue()` runs what is due now. */
+  /**
+   * This file's background job runner (polling every 50 ms); `jobs.runDue()` runs what is due now. It
+   * runs only the jobs of the platforms in `platformIds`, so files sharing a database never run each
+   * other's jobs.
+   */
   jobs: JobRunner;
+  /** The platforms this server created; a JobRunner a test builds takes them as its `platformIds`. */
+  platformIds: ReadonlySet<string>;
   /** Creates another platform (tenant) with an all-permission token. */
   newPlatform(environment?: Environment): Promise<Credentials>;
+  /** Stops this file's job runner, and closes the app and database only when they are this file's own. */
   close(): Promise<void>;
 }
 
@@ -154,6 +161,15 @@ export interface StartOptions {
   webhookTimeouts?: WebhookTimeouts;
   /** Regulatory threshold (USD cents) for payouts to wallets that are not ACTIVE; default in Deps. */
   walletVerificationThreshold?: number;
+  /** Where production OTP codes go; default in Deps (a log line). */
+  otpSender?: OtpSender;
+  /** Wraps the database the app and the job runner use (a test counting transaction retries). */
+  wrapDb?: (db: Db) => Db;
+  /**
+   * A fresh database of this file's own, instead of the worker's shared one: only for tests that read
+   * or break the whole database (row-hash snapshots of every table, closing the database).
+   */
+  ownDatabase?: boolean;
 }
 
 /** Logs go nowhere unless TEST_LOG_LEVEL is set; tests that inspect logs pass their own logger. */
@@ -165,10 +181,8 @@ export function testLogger(stream?: NodeJS.WritableStream): FastifyBaseLogger {
   return stream ? pino(options, stream) : pino(options);
 }
 
-/** The real app on an ephemeral port over a fresh migrated database, with one sandbox platform. */
-export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  const db = await openTestDb(inject("dbTemplate"));
-  const deps: Deps = {
+function depsFor(db: Db, options: StartOptions): Deps {
+  return {
     db,
     clock: options.clock ?? systemClock,
     logger: options.logger ?? testLogger(),
@@ -178,15 +192,36 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     ...(options.walletVerificationThreshold === undefined
       ? {}
       : { walletVerificationThreshold: options.walletVerificationThreshold }),
+    ...(options.otpSender === undefined ? {} : { otpSender: options.otpSender }),
   };
-  const app = await buildApp(deps);
-  const jobs = new JobRunner(deps, { ...jobHandlers(), ...options.jobHandlers }, { pollMs: 50 });
+}
+
+/** Options that change the app's deps: a file asking for any of them gets an app of its own. */
+function needsOwnApp(options: StartOptions): boolean {
+  const { jobHandlers: _jobHandlers, ...appOptions } = options;
+  return Object.values(appOptions).some((value) => value !== undefined);
+}
+
+/**
+ * The real app on an ephemeral port, with a new sandbox platform for this file. The app and database are
+ * the worker's shared ones (test/worker-app.ts) unless the options change the deps (then a second app over
+ * the same database) or ask for a database of the file's own.
+ */
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const opened = options.ownDatabase ? await openTestDb(inject("dbTemplate")) : await workerDatabase();
+  const db = options.wrapDb ? options.wrapDb(opened) : opened;
+  const own = needsOwnApp(options);
+  const served = own
+    ? await serveApp(depsFor(db, options))
+    : await sharedApp((shared) => depsFor(shared, {}));
+  const { app, deps, baseUrl, origin } = served;
+  const platformIds = new Set<string>();
+  const jobs = new JobRunner(deps, { ...jobHandlers(), ...options.jobHandlers }, { pollMs: 50, platformIds });
   jobs.start();
-  const address = await app.listen({ port: 0, host: "127.0.0.1" });
   useContractFrom(app.swagger());
-  const baseUrl = `${address}/${API_VERSION}`;
   const newPlatform = async (environment: Environment = "SANDBOX"): Promise<Credentials> => {
     const created = await createPlatform(deps, { name: `test ${environment.toLowerCase()}`, environment });
+    platformIds.add(created.platform.id);
     return { platformId: created.platform.id, ...created.token, tokenId: created.token.id };
   };
   const platform = await newPlatform();
@@ -195,15 +230,16 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     deps,
     db,
     baseUrl,
-    origin: address,
+    origin,
     platform,
     client: new TestClient(baseUrl, platform),
     jobs,
+    platformIds,
     newPlatform,
     close: async () => {
-      await app.close();
       await jobs.stop();
-      await db.close();
+      if (own) await app.close();
+      if (options.ownDatabase) await opened.close();
     },
   };
 }

@@ -22,7 +22,8 @@ export async function openTestDb(template: DbTemplate): Promise<Db> {
     const dump = await readFile(template.templateFile);
     return openPglite({ loadDataDir: new Blob([dump]) });
   }
-  const name = `paysvc_test_${randomBytes(6).toString("hex")}`;
+  // Named after the run's template, so the global teardown drops the ones a worker never closed.
+  const name = `${template.templateName}_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: template.adminUrl });
   await admin.connect();
   try {

@@ -297,13 +297,19 @@ describe("agent payment policy", () => {
     const agent = await payingAgent({
       policy: { maxTransactionAmounts: [{ currency: "USD", amount: 1_000 }] },
     });
-    const before = await server.db.query("SELECT count(*)::int AS n FROM quotes");
+    const before = await server.db.query("SELECT count(*)::int AS n FROM quotes WHERE platform_id = $1", [
+      server.platform.platformId,
+    ]);
     const res = await agent.agentClient.post<ErrorBody>(
       "/agents/me/quotes",
       transfer(agent.accountId, agent.externalId, 1_001),
     );
     expect([res.status, res.body.code]).toEqual([400, "TRANSACTION_SIZE_LIMIT_EXCEEDED"]);
-    expect(await server.db.query("SELECT count(*)::int AS n FROM quotes")).toEqual(before);
+    expect(
+      await server.db.query("SELECT count(*)::int AS n FROM quotes WHERE platform_id = $1", [
+        server.platform.platformId,
+      ]),
+    ).toEqual(before);
     const exact = await agent.agentClient.post(
       "/agents/me/quotes",
       transfer(agent.accountId, agent.externalId, 1_000),

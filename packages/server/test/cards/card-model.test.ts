@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { cardTransactionStatuses } from "../../src/cards/schemas.js";
 import { startServer, type TestClient, type TestServer } from "../harness.js";
+import { sizes, timeoutFor } from "../sizes.js";
 import { cardPlatform } from "./helpers.js";
 import { authorize, balances, clear, fundedCard, opening, SHOP, simulate } from "./transaction-helpers.js";
 
@@ -422,48 +423,52 @@ const commands = [
     .map(({ card, status }) => new SetCardStatus(card, status)),
 ];
 
-test("card transactions model: after every step the ledger, the holds, the statuses and the events agree with conventions §6.4-§6.5", async () => {
-  await fc.assert(
-    fc.asyncProperty(fc.commands(commands, { maxCommands: 15, size: "max" }), async (cmds) => {
-      const first = await fundedCard(server, client, FUNDS);
-      const second = await client.post<{ id: string }>("/cards", {
-        cardholderId: first.holder.customerId,
-        form: "VIRTUAL",
-        fundingSources: [first.holder.accountId],
-        maxSpendPerTransaction: LIMIT,
-      });
-      expect(second.status, second.text).toBe(201);
-      await server.jobs.runDue();
-      // Every run starts with an open purchase and a settled one, so each command has a row to act on.
-      const open = await authorize(client, first.cardId, 1_000);
-      const settled = await authorize(client, first.cardId, 1_500);
-      await clear(client, first.cardId, settled, 1_500);
-      const row = (id: string, amount: number, settledAmount: number | null): ModelRow => ({
-        id,
-        card: 0,
-        direction: "DEBIT",
-        status: settledAmount === null ? "AUTHORIZED" : "SETTLED",
-        authorized: amount,
-        hold: settledAmount === null ? amount : 0,
-        settled: settledAmount,
-        refunded: null,
-        original: null,
-        exceptionOnClearing: false,
-      });
-      const model: Model = {
-        cards: [
-          { id: first.cardId, status: "ACTIVE", limit: null },
-          { id: second.body.id, status: "ACTIVE", limit: LIMIT },
-        ],
-        accountId: first.holder.accountId,
-        total: FUNDS - 1_500,
-        rows: [row(open, 1_000, null), row(settled, 1_500, 1_500)],
-      };
-      const real: Real = { seenEvents: new Set<string>() };
-      await newEvents(model, real);
-      await checkInvariants(model, new Map());
-      await fc.asyncModelRun(() => ({ model, real }), cmds);
-    }),
-    { numRuns: 25 },
-  );
-});
+test(
+  "card transactions model: after every step the ledger, the holds, the statuses and the events agree with conventions §6.4-§6.5",
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.commands(commands, { maxCommands: 15, size: "max" }), async (cmds) => {
+        const first = await fundedCard(server, client, FUNDS);
+        const second = await client.post<{ id: string }>("/cards", {
+          cardholderId: first.holder.customerId,
+          form: "VIRTUAL",
+          fundingSources: [first.holder.accountId],
+          maxSpendPerTransaction: LIMIT,
+        });
+        expect(second.status, second.text).toBe(201);
+        await server.jobs.runDue();
+        // Every run starts with an open purchase and a settled one, so each command has a row to act on.
+        const open = await authorize(client, first.cardId, 1_000);
+        const settled = await authorize(client, first.cardId, 1_500);
+        await clear(client, first.cardId, settled, 1_500);
+        const row = (id: string, amount: number, settledAmount: number | null): ModelRow => ({
+          id,
+          card: 0,
+          direction: "DEBIT",
+          status: settledAmount === null ? "AUTHORIZED" : "SETTLED",
+          authorized: amount,
+          hold: settledAmount === null ? amount : 0,
+          settled: settledAmount,
+          refunded: null,
+          original: null,
+          exceptionOnClearing: false,
+        });
+        const model: Model = {
+          cards: [
+            { id: first.cardId, status: "ACTIVE", limit: null },
+            { id: second.body.id, status: "ACTIVE", limit: LIMIT },
+          ],
+          accountId: first.holder.accountId,
+          total: FUNDS - 1_500,
+          rows: [row(open, 1_000, null), row(settled, 1_500, 1_500)],
+        };
+        const real: Real = { seenEvents: new Set<string>() };
+        await newEvents(model, real);
+        await checkInvariants(model, new Map());
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+      }),
+      { numRuns: sizes.cardModelRuns },
+    );
+  },
+  timeoutFor(sizes.cardModelRuns, 2_000),
+);

@@ -459,13 +459,19 @@ describe("409 CONFLICT on a failed precondition (conventions §6.5)", () => {
     const { op, body } = await arrange(card);
     const target = String(body.cardTransactionId);
     const before = await cardTransaction(client, target);
-    const changes = await server.db.query("SELECT id FROM balance_changes");
+    const changes = await server.db.query("SELECT id FROM balance_changes WHERE platform_id = $1", [
+      server.platform.platformId,
+    ]);
     const res = await simulate(client, card, op, body);
     expect(res.status, res.text).toBe(409);
     expect(res.body.code).toBe("CONFLICT");
     expect(res.body.reason).toEqual(expect.any(String));
     expect(await cardTransaction(client, target)).toEqual(before);
-    expect(await server.db.query("SELECT id FROM balance_changes")).toHaveLength(changes.length);
+    expect(
+      await server.db.query("SELECT id FROM balance_changes WHERE platform_id = $1", [
+        server.platform.platformId,
+      ]),
+    ).toHaveLength(changes.length);
   });
 });
 

@@ -1,14 +1,10 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { setCardLimits } from "../../src/cards/limits.js";
 import type { Card } from "../../src/cards/schemas.js";
 import { parseCardLimitsArgs, runCardLimitsCommand } from "../../src/cli/card-limits.js";
 import { startServer, type TestClient, type TestServer } from "../harness.js";
+import { migratedDataDir, runPaysvc } from "../paysvc-process.js";
 import { type Cardholder, cardPlatform, issueCard, newCardholder } from "./helpers.js";
 
 let server: TestServer;
@@ -189,27 +185,14 @@ describe("paysvc card-limits", () => {
 });
 
 describe("paysvc card-limits (the bin, spawned)", () => {
-  const serverDir = fileURLToPath(new URL("../../", import.meta.url));
   let dataDir: string;
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "paysvc-card-limits-"));
+    dataDir = await migratedDataDir("paysvc-card-limits");
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  /** Runs `paysvc` as `npm run paysvc` does, on the embedded database in `dataDir` (never DATABASE_URL). */
-  async function paysvc(args: string[]) {
-    const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
-      cwd: serverDir,
-      env: { ...inherited, LOG_LEVEL: "silent" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = await once(child, "exit");
-    return { code, stdout, stderr };
-  }
+  /** Runs `paysvc` on the embedded database in `dataDir` (never DATABASE_URL). */
+  const paysvc = (args: string[]) => runPaysvc(args, { env: { LOG_LEVEL: "silent" } });
 
   test("create-platform, then card-limits on its data directory -> exit 0 with the limits", async () => {
     const created = await paysvc(["create-platform", "--data-dir", dataDir, "--name", "Limits"]);

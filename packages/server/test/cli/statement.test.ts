@@ -1,19 +1,13 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runStatementCommand, type StatementCommand } from "../../src/cli/statement.js";
 import { parseSettings } from "../../src/config.js";
 import { ControlledClock } from "../../src/core/clock.js";
 import { startServer, type TestServer } from "../harness.js";
+import { runPaysvc } from "../paysvc-process.js";
 import { startIntegrityPeer } from "./integrity-peer.js";
-
-const serverDir = fileURLToPath(new URL("../../", import.meta.url));
-// One process, not the tsx wrapper: a SIGKILL must kill the server itself, not orphan it.
-const nodeWithTsx = [process.execPath, ["--import", "tsx"]] as const;
 
 let server: TestServer;
 let accountId: string;
@@ -176,25 +170,8 @@ describe("paysvc statement settings", () => {
   });
 });
 
-/** Runs `paysvc` as `npm start` does (tsx on the TypeScript entry); resolves with the exit code and output. */
-async function paysvc(args: string[], env: Record<string, string> = {}) {
-  const {
-    DATABASE_URL: _ignored,
-    PAYSVC_CLIENT_ID: _id,
-    PAYSVC_CLIENT_SECRET: _secret,
-    ...inherited
-  } = process.env;
-  const child = spawn(nodeWithTsx[0], [...nodeWithTsx[1], "src/main.ts", ...args], {
-    cwd: serverDir,
-    env: { ...inherited, ...env },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const [code] = await once(child, "exit");
-  return { code, stdout, stderr };
-}
+/** Runs the `paysvc` bin; resolves with the exit code and output. */
+const paysvc = (args: string[], env: Record<string, string> = {}) => runPaysvc(args, { env });
 
 describe("paysvc statement (the bin, spawned)", () => {
   test("prints the JSON statement and exits 0", async () => {

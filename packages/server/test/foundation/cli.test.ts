@@ -1,53 +1,19 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadMigrations } from "../../src/core/db/migrate.js";
+import { type PaysvcProcess, spawnPaysvc } from "../paysvc-process.js";
 
-const serverDir = fileURLToPath(new URL("../../", import.meta.url));
-// One process, not the tsx wrapper: a SIGKILL must kill the server itself, not orphan it.
-const nodeWithTsx = [process.execPath, ["--import", "tsx"]] as const;
-
-interface Running {
-  child: ChildProcessWithoutNullStreams;
-  output: () => string;
-  waitFor: (pattern: RegExp) => Promise<RegExpMatchArray>;
-}
-
-/** Runs `paysvc` as `npm start` does (tsx on the TypeScript entry), on a file-backed embedded database. */
-function paysvc(args: string[]): Running {
-  const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const env = { ...inherited, LOG_LEVEL: "info" };
-  const child = spawn(nodeWithTsx[0], [...nodeWithTsx[1], "src/main.ts", ...args], { cwd: serverDir, env });
-  let text = "";
-  const waiters: { pattern: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
-  const onData = (chunk: Buffer) => {
-    text += chunk.toString();
-    for (const waiter of [...waiters]) {
-      const match = text.match(waiter.pattern);
-      if (match) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(match);
-      }
-    }
-  };
-  child.stdout.on("data", onData);
-  child.stderr.on("data", onData);
-  return {
-    child,
-    output: () => text,
-    waitFor: (pattern) =>
-      new Promise((resolve, reject) => {
-        const match = text.match(pattern);
-        if (match) return resolve(match);
-        waiters.push({ pattern, resolve });
-        child.once("exit", () => reject(new Error(`exited before ${pattern}: ${text}`)));
-      }),
-  };
+/**
+ * `paysvc <args>` on a file-backed embedded database, logging at info. The first start runs as `npm start`
+ * does (tsx on the TypeScript entry), so the README's command is what this file proves; later runs spawn
+ * the compiled bin.
+ */
+function paysvc(args: string[], options: { viaTsx?: boolean } = {}): PaysvcProcess {
+  return spawnPaysvc(args, { ...options, env: { LOG_LEVEL: "info" } });
 }
 
 let dataDir: string;
@@ -63,7 +29,7 @@ describe("paysvc start (sandbox, embedded database in a directory)", () => {
   let first: { url: string; clientId: string; secret: string; customerId: string };
 
   test("first start prints its URL and a sandbox API token, also written to credentials.json with mode 0600", async () => {
-    const run = paysvc(["start", "--port", "0", "--data-dir", dataDir]);
+    const run = paysvc(["start", "--port", "0", "--data-dir", dataDir], { viaTsx: true });
     const [, url = ""] = await run.waitFor(listening);
     const [, clientId = "", secret = "", file = ""] = await run.waitFor(tokenLine);
     expect(file).toBe(join(dataDir, "credentials.json"));

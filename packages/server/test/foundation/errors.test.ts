@@ -24,8 +24,10 @@ function captureLogs(): { stream: Writable; lines: () => Record<string, unknown>
 describe("unexpected failures and logs", () => {
   test("an unexpected exception is 500 INTERNAL_ERROR with a log line and no stack, message or SQL to the client", async () => {
     const logs = captureLogs();
-    const server = await startServer({ logger: testLogger(logs.stream) });
+    // A database of its own: this test closes it.
+    const server = await startServer({ logger: testLogger(logs.stream), ownDatabase: true });
     const customer = await server.client.post<{ id: string }>("/customers", { customerType: "INDIVIDUAL" });
+    await server.jobs.stop();
     // A real fault: the database goes away under a running server.
     await server.db.close();
     const res = await server.client.get(`/customers/${customer.body.id}`);

@@ -70,7 +70,14 @@ describe("background jobs", () => {
   });
 
   test("a failing job is retried later with backoff and becomes FAILED after its last attempt", async () => {
-    const runner = new JobRunner(server.deps, { "test.fail": failing }, { maxAttempts: 2 });
+    const runner = new JobRunner(
+      server.deps,
+      { "test.fail": failing },
+      {
+        maxAttempts: 2,
+        platformIds: server.platformIds,
+      },
+    );
     const id = await schedule("flaky", new Date(Date.now() - 1000), "test.fail");
     await runner.runDue();
     expect(await stateOf(id)).toEqual({ state: "PENDING", attempts: 1 });
@@ -82,7 +89,10 @@ describe("background jobs", () => {
   test("several runners share the work without running a job twice", async () => {
     const names = Array.from({ length: 30 }, (_, i) => `shared-${i}`);
     for (const name of names) await schedule(name, new Date(Date.now() - 1000));
-    const runners = [1, 2, 3].map(() => new JobRunner(server.deps, { "test.record": record }, { batch: 5 }));
+    const runners = [1, 2, 3].map(
+      () =>
+        new JobRunner(server.deps, { "test.record": record }, { batch: 5, platformIds: server.platformIds }),
+    );
     for (let round = 0; round < 8; round++) await Promise.all(runners.map((r) => r.runDue()));
     expect(ran.filter((n) => n.startsWith("shared-")).sort()).toEqual([...names].sort());
   });

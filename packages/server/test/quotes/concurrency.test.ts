@@ -2,17 +2,18 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServer, type TestServer } from "../harness.js";
 import {
   balanceOf,
-  countingRetries,
   fund,
   ledgerInvariantHolds,
   newAccount,
   type Quote,
+  retryCounter,
   transfer,
 } from "./helpers.js";
 
 let server: TestServer;
+const transactions = retryCounter();
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ wrapDb: transactions.wrap });
 });
 afterAll(() => server.close());
 
@@ -43,7 +44,7 @@ describe("locking", () => {
     const b = await newAccount(server);
     await fund(server, a, 10_000);
     await fund(server, b, 10_000);
-    const { result, retries } = await countingRetries(server, () =>
+    const { result, retries } = await transactions.measure(() =>
       Promise.all(
         Array.from({ length: 40 }, (_, i) =>
           server.client.post<Quote>(
@@ -72,7 +73,7 @@ describe("locking", () => {
         server.client.post<Quote>("/quotes", i % 2 === 0 ? transfer(a, b, 11) : transfer(b, a, 5)),
       ),
     );
-    const { result, retries } = await countingRetries(server, () =>
+    const { result, retries } = await transactions.measure(() =>
       Promise.all(quotes.map((q) => server.client.post(`/quotes/${q.body.id}/execute`))),
     );
     expect(result.map((r) => r.status)).toEqual(Array(20).fill(200));

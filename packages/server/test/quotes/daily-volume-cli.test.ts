@@ -1,12 +1,8 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseDailyVolumeLimitArgs, runDailyVolumeLimitCommand } from "../../src/cli/daily-volume-limit.js";
 import { startServer, type TestServer } from "../harness.js";
+import { migratedDataDir, runPaysvc } from "../paysvc-process.js";
 import { limitedPlatform, pair } from "./daily-volume-helpers.js";
 import { transfer } from "./helpers.js";
 
@@ -84,30 +80,17 @@ describe("paysvc daily-volume-limit (operator command)", () => {
 });
 
 describe("paysvc daily-volume-limit (the bin, spawned)", () => {
-  const serverDir = fileURLToPath(new URL("../../", import.meta.url));
   let dataDir: string;
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), "paysvc-daily-volume-"));
+    dataDir = await migratedDataDir("paysvc-daily-volume");
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-  /** Runs `paysvc` as `npm run paysvc` does, on the embedded database in `dataDir` (never DATABASE_URL). */
-  async function paysvc(args: string[]) {
-    const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", ...args], {
-      cwd: serverDir,
-      env: { ...inherited, LOG_LEVEL: "silent" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const [code] = await once(child, "exit");
-    return { code, stdout, stderr };
-  }
+  /** Runs `paysvc` on the embedded database in `dataDir` (never DATABASE_URL). */
+  const paysvc = (args: string[]) => runPaysvc(args, { env: { LOG_LEVEL: "silent" } });
 
-  // One spawn on a fresh data directory (migrating it is the slow part): the command is dispatched, opens
-  // and migrates the database, and reports the unknown platform; the happy path is covered in-process above.
+  // One spawn on a migrated data directory: the command is dispatched, opens the database and reports the
+  // unknown platform; the happy path is covered in-process above.
   test("daily-volume-limit on a data directory -> opens the database; an unknown platform exits 1", async () => {
     const result = await paysvc([
       "daily-volume-limit",
@@ -120,7 +103,7 @@ describe("paysvc daily-volume-limit (the bin, spawned)", () => {
     ]);
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toMatch(/^paysvc daily-volume-limit: no platform Platform:/);
-  }, 120_000);
+  }, 30_000);
 
   test("invalid arguments: exit 1 with one readable message and the usage", async () => {
     const result = await paysvc(["daily-volume-limit", "--platform", "Platform:x"]);

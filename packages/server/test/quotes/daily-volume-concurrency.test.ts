@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServer, type TestClient, type TestServer } from "../harness.js";
 import { limitedPlatform, pair, volumeOf } from "./daily-volume-helpers.js";
-import { balanceOf, countingRetries, ledgerInvariantHolds, type Quote, transfer } from "./helpers.js";
+import { balanceOf, ledgerInvariantHolds, type Quote, retryCounter, transfer } from "./helpers.js";
 
 let server: TestServer;
+const transactions = retryCounter();
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ wrapDb: transactions.wrap });
 });
 afterAll(() => server.close());
 
@@ -28,7 +29,7 @@ describe("concurrent executions (the counter row lock)", () => {
   test("concurrent immediate executions never exceed the daily limit together", async () => {
     const client = await platformAtNoon(10_000);
     const accounts = await pairs(client, 16, 1_000);
-    const { result, retries } = await countingRetries(server, () =>
+    const { result, retries } = await transactions.measure(() =>
       Promise.all(
         accounts.map(({ from, to }) =>
           client.post("/quotes", transfer(from, to, 1_000, { immediatelyExecute: true })),
@@ -50,7 +51,7 @@ describe("concurrent executions (the counter row lock)", () => {
     const quotes = await Promise.all(
       accounts.map(({ from, to }) => client.post<Quote>("/quotes", transfer(from, to, 1_000))),
     );
-    const { result, retries } = await countingRetries(server, () =>
+    const { result, retries } = await transactions.measure(() =>
       Promise.all(quotes.map((q) => client.post(`/quotes/${q.body.id}/execute`))),
     );
     expect(result.map((r) => r.status).sort()).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);

@@ -21,7 +21,9 @@ describe("execution failures", () => {
     const count = async () =>
       (
         await server.db.query<{ n: number }>(
-          "SELECT (SELECT count(*) FROM quotes) + (SELECT count(*) FROM transactions) + (SELECT count(*) FROM balance_changes) + (SELECT count(*) FROM webhook_events) AS n",
+          `SELECT (SELECT count(*) FROM quotes WHERE platform_id = $1) + (SELECT count(*) FROM transactions WHERE platform_id = $1)
+             + (SELECT count(*) FROM balance_changes WHERE platform_id = $1) + (SELECT count(*) FROM webhook_events WHERE platform_id = $1) AS n`,
+          [server.platform.platformId],
         )
       )[0]?.n;
     const before = await count();

@@ -96,29 +96,28 @@ export async function tokenWith(server: TestServer, permissions: string[]): Prom
 
 /**
  * Counts transaction bodies run beyond the first attempt: `Db.transaction` retries on deadlock and
- * serialization failure, so a deadlock would otherwise pass unnoticed.
+ * serialization failure, so a deadlock would otherwise pass unnoticed. `wrap` goes to
+ * `startServer({ wrapDb })`; `measure` counts the retries of the app's transactions during `work`.
  */
-export async function countingRetries<T>(
-  server: TestServer,
-  work: () => Promise<T>,
-): Promise<{ result: T; retries: number }> {
-  const db = server.deps.db;
+export function retryCounter() {
   let calls = 0;
   let attempts = 0;
-  const counting: Db = {
-    ...db,
-    transaction: (fn, options) => {
-      calls += 1;
-      return db.transaction((tx) => {
-        attempts += 1;
-        return fn(tx);
-      }, options);
+  return {
+    wrap: (db: Db): Db => ({
+      ...db,
+      transaction: (fn, options) => {
+        calls += 1;
+        return db.transaction((tx) => {
+          attempts += 1;
+          return fn(tx);
+        }, options);
+      },
+    }),
+    async measure<T>(work: () => Promise<T>): Promise<{ result: T; retries: number }> {
+      calls = 0;
+      attempts = 0;
+      const result = await work();
+      return { result, retries: attempts - calls };
     },
   };
-  server.deps.db = counting;
-  try {
-    return { result: await work(), retries: attempts - calls };
-  } finally {
-    server.deps.db = db;
-  }
 }

@@ -1,5 +1,6 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, inject, test } from "vitest";
 import { formatReport, runChaos } from "../../chaos/chaos.js";
+import { paysvcEntry } from "../paysvc-process.js";
 
 /**
  * Issue 9 part 3, the CI version of `npm run chaos`: a few rounds of mixed load against real `paysvc start`
@@ -10,8 +11,12 @@ import { formatReport, runChaos } from "../../chaos/chaos.js";
  */
 describe("crash consistency under SIGKILL (npm run chaos, short)", () => {
   test("after every round: balances are the sum of their changes, statement windows add up, every key has one effect, every committed event is delivered and no rolled-back one", async () => {
+    const dbTemplate = inject("dbTemplate");
     const report = await runChaos({
-      ...(process.env.DATABASE_URL ? { adminUrl: process.env.DATABASE_URL } : {}),
+      ...(dbTemplate.kind === "postgres"
+        ? { adminUrl: dbTemplate.adminUrl, databaseTemplate: dbTemplate.templateName }
+        : { dataDirTemplate: inject("paysvcTemplate").dataDir }),
+      entry: paysvcEntry(),
       rounds: 2,
       seed: 20251013,
       roundMs: 1_500,

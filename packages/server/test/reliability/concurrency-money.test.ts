@@ -3,6 +3,7 @@ import { activeCard, cardPlatform, fund, newCardholder } from "../cards/helpers.
 import { balances, opening, simulate } from "../cards/transaction-helpers.js";
 import type { TestClient, TestServer } from "../harness.js";
 import { startServer } from "../harness.js";
+import { sizes, timeoutFor } from "../sizes.js";
 
 // Issue 9 part 4: money under concurrency. On PostgreSQL (DATABASE_URL) the requests really run in
 // parallel on the server's connection pool; PGlite is one session and serializes them, where the same
@@ -42,52 +43,59 @@ async function inParallel<T>(count: number, width: number, call: (i: number) => 
   return results;
 }
 
-describe("1,000 concurrent card authorizations against finite sandbox funds", () => {
-  const FUNDS = 100_000;
-  const COUNT = 1_000;
+describe(`${sizes.racingAuthorizations} concurrent card authorizations against finite sandbox funds`, () => {
+  const COUNT = sizes.racingAuthorizations;
+  const FUNDS = COUNT * 100;
   const IN_FLIGHT = 200;
-  // 100..590 in steps of 10: 1,000 of them ask for 345,000 in all, far more than the funds.
+  // 100..590 in steps of 10: COUNT of them ask for COUNT × 345 in all, far more than the funds.
   const amountOf = (i: number) => 100 + (i % 50) * 10;
   let outcomes: { amount: number; status: string; reason: string | null }[] = [];
   let observed: number[] = [];
   let accountId: string;
 
-  beforeAll(async () => {
-    const holder = await newCardholder(client);
-    accountId = holder.accountId;
-    await fund(client, accountId, FUNDS);
-    const cards: string[] = [];
-    for (let i = 0; i < 4; i++) cards.push((await activeCard(server, client, holder)).id);
-    // The available balance is read again and again while the authorizations race.
-    let racing = true;
-    const watcher = (async () => {
-      while (racing) {
-        const res = await client
-          .get<{ balance: { amount: number } }>(`/internal-accounts/${accountId}`)
-          .catch(() => null); // a kept-alive socket the server just closed: read again
-        if (res?.status === 200) observed.push(res.body.balance.amount);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    })();
-    // All 1,000 are issued at once; at most IN_FLIGHT connections carry them (the rest wait client-side),
-    // which stays under the listen backlog: 1,000 simultaneous connects were reset by the kernel.
-    const responses = await inParallel(COUNT, IN_FLIGHT, (i) =>
-      simulate(client, cards[i % cards.length] as string, "authorization", opening(amountOf(i))),
-    );
-    racing = false;
-    await watcher;
-    for (const res of responses) expect(res.status, res.text).toBe(202);
-    const rows = await server.db.query<{ id: string; status: string; card_declined_reason: string | null }>(
-      "SELECT id, status, card_declined_reason FROM card_transactions WHERE account_id = $1",
-      [accountId],
-    );
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    outcomes = responses.map((res, i) => {
-      const row = byId.get(res.body.cardTransactionId);
-      return { amount: amountOf(i), status: String(row?.status), reason: row?.card_declined_reason ?? null };
-    });
-    observed = [...observed, (await balances(client, accountId)).balance];
-  }, 120_000);
+  beforeAll(
+    async () => {
+      const holder = await newCardholder(client);
+      accountId = holder.accountId;
+      await fund(client, accountId, FUNDS);
+      const cards: string[] = [];
+      for (let i = 0; i < 4; i++) cards.push((await activeCard(server, client, holder)).id);
+      // The available balance is read again and again while the authorizations race.
+      let racing = true;
+      const watcher = (async () => {
+        while (racing) {
+          const res = await client
+            .get<{ balance: { amount: number } }>(`/internal-accounts/${accountId}`)
+            .catch(() => null); // a kept-alive socket the server just closed: read again
+          if (res?.status === 200) observed.push(res.body.balance.amount);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+      // All are issued at once; at most IN_FLIGHT connections carry them (the rest wait client-side), which
+      // stays under the listen backlog: 1,000 simultaneous connects were reset by the kernel.
+      const responses = await inParallel(COUNT, IN_FLIGHT, (i) =>
+        simulate(client, cards[i % cards.length] as string, "authorization", opening(amountOf(i))),
+      );
+      racing = false;
+      await watcher;
+      for (const res of responses) expect(res.status, res.text).toBe(202);
+      const rows = await server.db.query<{ id: string; status: string; card_declined_reason: string | null }>(
+        "SELECT id, status, card_declined_reason FROM card_transactions WHERE account_id = $1",
+        [accountId],
+      );
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      outcomes = responses.map((res, i) => {
+        const row = byId.get(res.body.cardTransactionId);
+        return {
+          amount: amountOf(i),
+          status: String(row?.status),
+          reason: row?.card_declined_reason ?? null,
+        };
+      });
+      observed = [...observed, (await balances(client, accountId)).balance];
+    },
+    timeoutFor(COUNT, 40),
+  );
 
   test("every authorization has exactly one row: AUTHORIZED, or DECLINED for INSUFFICIENT_FUNDS", () => {
     expect(outcomes).toHaveLength(COUNT);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DbSnapshotter } from "../../fuzz/db-snapshot.js";
 import { type FuzzTarget, formatResult, fuzz, seedFixtures } from "../../fuzz/fuzzer.js";
 import { startServer, type TestServer } from "../harness.js";
+import { sizes, timeoutFor } from "../sizes.js";
 
 /**
  * Issue 9 parts 1 and 6, CI version of `npm run fuzz`: generated requests from a fixed seed over every
@@ -11,12 +12,13 @@ import { startServer, type TestServer } from "../harness.js";
  * written for a rejected request (the database snapshot around every 4xx is unchanged, but for the writes
  * listed in fuzz/rejection-writes.ts). The job runner is stopped so only requests write.
  */
-const REQUESTS = Number(process.env.FUZZ_CI_REQUESTS ?? 2_000);
+const REQUESTS = sizes.fuzzRequests;
 let server: TestServer;
 let target: FuzzTarget;
 
 beforeAll(async () => {
-  server = await startServer();
+  // A database of its own: the write detector snapshots every table around each rejected request.
+  server = await startServer({ ownDatabase: true });
   await server.jobs.stop();
   const other = await server.newPlatform();
   target = { origin: server.origin, baseUrl: server.baseUrl, primary: server.platform, secondary: other };
@@ -49,7 +51,7 @@ describe("the write detector (issue 9 part 6)", () => {
 
 describe("fuzz every route (issue 9 parts 1 and 6)", () => {
   test(`${REQUESTS} generated requests, seed 20251013: no violation, nothing written for a rejected request, server up`, {
-    timeout: 180_000,
+    timeout: timeoutFor(REQUESTS, 60),
   }, async () => {
     const fixtures = await seedFixtures(target);
     const snapshots = new DbSnapshotter(server.db);

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { BalanceChangeWindow } from "../../src/statements/schemas.js";
 import type { TestClient, TestServer } from "../harness.js";
+import { sizes, timeoutFor } from "../sizes.js";
 import {
   allPages,
   LAG_MS,
@@ -89,134 +90,143 @@ const historyArb = fc.record({
 });
 
 describe("statement window properties", () => {
-  test("openingBalance + sum(amount) == closingBalance for every window and page split, and consecutive windows tile", async () => {
-    await fc.assert(
-      fc.asyncProperty(historyArb, async ({ anchor, postings, cuts, limit }) => {
-        const accountId = await usdAccount(client);
-        const base = Date.parse(anchor);
-        // Recorded in the order the ledger would see them: effectiveAt plus a backdate within the lag,
-        // neighbours marked withPrevious posted concurrently.
-        const planned = postings
-          .map((p) => ({ ...p, effectiveAt: base + p.offset, recordedAt: base + p.offset + p.backdate }))
-          .sort((a, b) => a.recordedAt - b.recordedAt);
-        const posted: Posted[] = [];
-        let batch: typeof planned = [];
-        const flush = async () => {
-          const rows = await Promise.all(
-            batch.map((p) =>
-              postChange(server, platformId, accountId, {
-                amount: p.amount,
-                fee: Math.max(p.fee, Math.min(p.amount, 0)),
-                effectiveAt: new Date(p.effectiveAt),
-                now: new Date(p.recordedAt),
-              }),
-            ),
-          );
-          posted.push(
-            ...rows.map((r) => ({ id: r.id, amount: r.amount, effectiveAt: r.effective_at.getTime() })),
-          );
-          batch = [];
-        };
-        for (const p of planned) {
-          if (!p.withPrevious && batch.length > 0) await flush();
-          batch.push(p);
-        }
-        await flush();
-
-        const start = base - 3 * DAY - 2 * HOUR;
-        const end = base + 3 * DAY + 2 * HOUR;
-        const cutAt = cuts.map((c) =>
-          "change" in c ? (posted[c.change % posted.length]?.effectiveAt ?? base) : base + c.at,
-        );
-        // The anchor (a DST change or a month start) is always a cut, so windows end and start on it.
-        const bounds = [...new Set([start, base, ...cutAt, end])].sort((a, b) => a - b);
-        const seen: string[] = [];
-        let previousClosing = 0;
-        for (let i = 0; i + 1 < bounds.length; i++) {
-          const from = bounds[i] ?? 0;
-          const to = bounds[i + 1] ?? 0;
-          const paged = await readWindow(accountId, from, to, limit);
-          const whole = await readWindow(accountId, from, to, 200);
-          expect(paged.data).toEqual(whole.data);
-          const expected = posted.filter((p) => p.effectiveAt >= from && p.effectiveAt < to).sort(inOrder);
-          expect(paged.data.map((c) => c.id)).toEqual(expected.map((p) => p.id));
-          expect(paged.opening).toBe(previousClosing);
-          previousClosing = paged.closing;
-          seen.push(...paged.data.map((c) => c.id));
-        }
-        expect(previousClosing).toBe(total(posted));
-        expect([...seen].sort()).toEqual(posted.map((p) => p.id).sort());
-      }),
-      { numRuns: 25, endOnFailure: true },
-    );
-  });
-
-  test("a closed window's answer never changes after more postings, including ones backdated within the lag", async () => {
-    let now = Date.parse(NOW);
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(
-          fc.record({
-            advance: fc.integer({ min: 0, max: 2 * LAG_MS }),
-            changes: fc.array(
-              fc.record({
-                amount: fc.integer({ min: -20_000, max: 20_000 }).filter((n) => n !== 0),
-                backdate: fc.oneof(fc.integer({ min: 0, max: LAG_MS }), fc.constant(LAG_MS)),
-                viaFunding: fc.boolean(),
-              }),
-              { minLength: 1, maxLength: 3 },
-            ),
-            windowEndBack: fc.oneof(fc.constant(LAG_MS), fc.integer({ min: 0, max: 2 * LAG_MS })),
-            windowStartBack: fc.integer({ min: 1, max: 10 * LAG_MS }),
-            limit: fc.integer({ min: 1, max: 5 }),
-          }),
-          { minLength: 2, maxLength: 8 },
-        ),
-        async (steps) => {
+  test(
+    "openingBalance + sum(amount) == closingBalance for every window and page split, and consecutive windows tile",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(historyArb, async ({ anchor, postings, cuts, limit }) => {
           const accountId = await usdAccount(client);
-          const snapshots: { from: number; to: number; limit: number; answer: BalanceChangeWindow[] }[] = [];
-          const live = async (step: (typeof steps)[number]) => {
-            now += step.advance + 1;
-            await setClock(client, new Date(now));
-            await Promise.all(
-              step.changes.map((c) =>
-                c.viaFunding
-                  ? client.post(`/sandbox/internal-accounts/${accountId}/fund`, {
-                      amount: Math.abs(c.amount),
-                    })
-                  : postChange(server, platformId, accountId, {
-                      amount: c.amount,
-                      effectiveAt: new Date(now - c.backdate),
-                      now: new Date(now),
-                    }),
+          const base = Date.parse(anchor);
+          // Recorded in the order the ledger would see them: effectiveAt plus a backdate within the lag,
+          // neighbours marked withPrevious posted concurrently.
+          const planned = postings
+            .map((p) => ({ ...p, effectiveAt: base + p.offset, recordedAt: base + p.offset + p.backdate }))
+            .sort((a, b) => a.recordedAt - b.recordedAt);
+          const posted: Posted[] = [];
+          let batch: typeof planned = [];
+          const flush = async () => {
+            const rows = await Promise.all(
+              batch.map((p) =>
+                postChange(server, platformId, accountId, {
+                  amount: p.amount,
+                  fee: Math.max(p.fee, Math.min(p.amount, 0)),
+                  effectiveAt: new Date(p.effectiveAt),
+                  now: new Date(p.recordedAt),
+                }),
               ),
             );
+            posted.push(
+              ...rows.map((r) => ({ id: r.id, amount: r.amount, effectiveAt: r.effective_at.getTime() })),
+            );
+            batch = [];
           };
-          for (const step of steps) {
-            await live(step);
-            // Any window the service answers must be final; one ending exactly the lag before now is the
-            // most exposed, since a change backdated by the full lag lands exactly on its end.
-            const to = now - step.windowEndBack;
-            const from = to - step.windowStartBack;
-            const probe = await client.get(windowPath(accountId, new Date(from), new Date(to)));
-            if (step.windowEndBack < LAG_MS) {
-              expect(probe.status).toBe(409);
-              expect(probe.headers.get("retry-after")).toBe(
-                String(Math.ceil((LAG_MS - step.windowEndBack) / 1000)),
+          for (const p of planned) {
+            if (!p.withPrevious && batch.length > 0) await flush();
+            batch.push(p);
+          }
+          await flush();
+
+          const start = base - 3 * DAY - 2 * HOUR;
+          const end = base + 3 * DAY + 2 * HOUR;
+          const cutAt = cuts.map((c) =>
+            "change" in c ? (posted[c.change % posted.length]?.effectiveAt ?? base) : base + c.at,
+          );
+          // The anchor (a DST change or a month start) is always a cut, so windows end and start on it.
+          const bounds = [...new Set([start, base, ...cutAt, end])].sort((a, b) => a - b);
+          const seen: string[] = [];
+          let previousClosing = 0;
+          for (let i = 0; i + 1 < bounds.length; i++) {
+            const from = bounds[i] ?? 0;
+            const to = bounds[i + 1] ?? 0;
+            const paged = await readWindow(accountId, from, to, limit);
+            const whole = await readWindow(accountId, from, to, 200);
+            expect(paged.data).toEqual(whole.data);
+            const expected = posted.filter((p) => p.effectiveAt >= from && p.effectiveAt < to).sort(inOrder);
+            expect(paged.data.map((c) => c.id)).toEqual(expected.map((p) => p.id));
+            expect(paged.opening).toBe(previousClosing);
+            previousClosing = paged.closing;
+            seen.push(...paged.data.map((c) => c.id));
+          }
+          expect(previousClosing).toBe(total(posted));
+          expect([...seen].sort()).toEqual(posted.map((p) => p.id).sort());
+        }),
+        { numRuns: sizes.statementWindowRuns, endOnFailure: true },
+      );
+    },
+    timeoutFor(sizes.statementWindowRuns, 3_000),
+  );
+
+  test(
+    "a closed window's answer never changes after more postings, including ones backdated within the lag",
+    async () => {
+      let now = Date.parse(NOW);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.record({
+              advance: fc.integer({ min: 0, max: 2 * LAG_MS }),
+              changes: fc.array(
+                fc.record({
+                  amount: fc.integer({ min: -20_000, max: 20_000 }).filter((n) => n !== 0),
+                  backdate: fc.oneof(fc.integer({ min: 0, max: LAG_MS }), fc.constant(LAG_MS)),
+                  viaFunding: fc.boolean(),
+                }),
+                { minLength: 1, maxLength: 3 },
+              ),
+              windowEndBack: fc.oneof(fc.constant(LAG_MS), fc.integer({ min: 0, max: 2 * LAG_MS })),
+              windowStartBack: fc.integer({ min: 1, max: 10 * LAG_MS }),
+              limit: fc.integer({ min: 1, max: 5 }),
+            }),
+            { minLength: 2, maxLength: 8 },
+          ),
+          async (steps) => {
+            const accountId = await usdAccount(client);
+            const snapshots: { from: number; to: number; limit: number; answer: BalanceChangeWindow[] }[] =
+              [];
+            const live = async (step: (typeof steps)[number]) => {
+              now += step.advance + 1;
+              await setClock(client, new Date(now));
+              await Promise.all(
+                step.changes.map((c) =>
+                  c.viaFunding
+                    ? client.post(`/sandbox/internal-accounts/${accountId}/fund`, {
+                        amount: Math.abs(c.amount),
+                      })
+                    : postChange(server, platformId, accountId, {
+                        amount: c.amount,
+                        effectiveAt: new Date(now - c.backdate),
+                        now: new Date(now),
+                      }),
+                ),
               );
-              continue;
+            };
+            for (const step of steps) {
+              await live(step);
+              // Any window the service answers must be final; one ending exactly the lag before now is the
+              // most exposed, since a change backdated by the full lag lands exactly on its end.
+              const to = now - step.windowEndBack;
+              const from = to - step.windowStartBack;
+              const probe = await client.get(windowPath(accountId, new Date(from), new Date(to)));
+              if (step.windowEndBack < LAG_MS) {
+                expect(probe.status).toBe(409);
+                expect(probe.headers.get("retry-after")).toBe(
+                  String(Math.ceil((LAG_MS - step.windowEndBack) / 1000)),
+                );
+                continue;
+              }
+              const { pages } = await readWindow(accountId, from, to, step.limit);
+              snapshots.push({ from, to, limit: step.limit, answer: pages });
             }
-            const { pages } = await readWindow(accountId, from, to, step.limit);
-            snapshots.push({ from, to, limit: step.limit, answer: pages });
-          }
-          for (const step of steps) await live(step);
-          for (const s of snapshots) {
-            const again = await allPages(client, accountId, new Date(s.from), new Date(s.to), s.limit);
-            expect(again).toEqual(s.answer);
-          }
-        },
-      ),
-      { numRuns: 20, endOnFailure: true },
-    );
-  });
+            for (const step of steps) await live(step);
+            for (const s of snapshots) {
+              const again = await allPages(client, accountId, new Date(s.from), new Date(s.to), s.limit);
+              expect(again).toEqual(s.answer);
+            }
+          },
+        ),
+        { numRuns: sizes.closedWindowRuns, endOnFailure: true },
+      );
+    },
+    timeoutFor(sizes.closedWindowRuns, 3_000),
+  );
 });

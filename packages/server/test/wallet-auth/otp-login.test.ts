@@ -185,8 +185,9 @@ describe("flows 6, 7, 8 and 10 for EMAIL_OTP", () => {
 
   test("flow 7 (production): each challenge sends a fresh random 6-digit code; the older code is refused and the newest accepted", async () => {
     const sent: OtpMessage[] = [];
-    server.deps.otpSender = { send: async (message) => void sent.push(message) };
-    const production = client.as(await server.newPlatform("PRODUCTION"));
+    // The shared app's deps are frozen; this file's own app (`clocked`) takes the sender.
+    clocked.deps.otpSender = { send: async (message) => void sent.push(message) };
+    const production = clocked.client.as(await clocked.newPlatform("PRODUCTION"));
     const wallet = await newWalletCustomer(production);
     const first = await challenge(production, wallet.emailOtp.id);
     const second = await challenge(production, wallet.emailOtp.id);

@@ -158,7 +158,7 @@ describe("webhook delivery (conventions §7.1, §7.2)", () => {
     });
     const ids = [];
     for (let i = 0; i < 6; i++) ids.push(await produce(server, platform.platformId));
-    const other = new JobRunner(server.deps, jobHandlers());
+    const other = new JobRunner(server.deps, jobHandlers(), { platformIds: server.platformIds });
     await Promise.all([other.runDue(), server.jobs.runDue(), other.runDue()]);
     await eventually(() => expect(receiver.received.length).toBe(6));
     const received = receiver.received.map((r) => (JSON.parse(r.body) as { id: string }).id);
@@ -183,8 +183,8 @@ describe("webhook delivery (conventions §7.1, §7.2)", () => {
     );
     const deps = { ...server.deps, clock: later };
     const [a, b] = [
-      new JobRunner(deps, jobHandlers(), { leaseMs: 1 }),
-      new JobRunner(deps, jobHandlers(), { leaseMs: 1 }),
+      new JobRunner(deps, jobHandlers(), { leaseMs: 1, platformIds: server.platformIds }),
+      new JobRunner(deps, jobHandlers(), { leaseMs: 1, platformIds: server.platformIds }),
     ];
     const sending = a.runDue();
     await eventually(() => expect(receiver.received).toHaveLength(1));

@@ -1,8 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { verifyWebhook, type WebhookJwks } from "@paysvc/sdk";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import {
   basicAuth,
   createScratchDatabase,
@@ -16,6 +15,7 @@ import {
 import type { Db } from "../../src/core/db/db.js";
 import { openPglite } from "../../src/core/db/pglite.js";
 import { openPostgres } from "../../src/core/db/postgres.js";
+import { migratedDataDir, paysvcEntry } from "../paysvc-process.js";
 
 /**
  * Issue 4's fault test: the real process is SIGKILLed while events are produced and delivered, then
@@ -26,14 +26,15 @@ import { openPostgres } from "../../src/core/db/postgres.js";
  * src/core/jobs/jobs.ts and src/webhooks/delivery.ts) until its lease runs out, so the drain after the
  * restart waits up to 90 s.
  */
-const adminUrl = process.env.DATABASE_URL;
 let dataDir: string;
 let scratch: { url: string; drop: () => Promise<void> } | undefined;
 let running: Paysvc | undefined;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), "paysvc-fault-"));
-  if (adminUrl) scratch = await createScratchDatabase(adminUrl, "paysvc_fault");
+  dataDir = await migratedDataDir("paysvc-fault");
+  const template = inject("dbTemplate");
+  if (template.kind === "postgres")
+    scratch = await createScratchDatabase(template.adminUrl, "paysvc_fault", template.templateName);
 });
 afterAll(async () => {
   await running?.stop("SIGKILL");
@@ -46,7 +47,7 @@ async function openDataDb(): Promise<Db> {
 }
 
 /**
- * The server runs as one Node process (node --import tsx), so SIGKILL kills the server itself: killing a
+ * The server runs as one Node process (the compiled bin), so SIGKILL kills the server itself: killing a
  * tsx wrapper instead orphaned the real server, which kept writing to the same PGlite directory as the
  * restarted one and looked like lost data.
  */
@@ -68,7 +69,7 @@ describe("webhook delivery survives SIGKILL of the server process", () => {
         }
       });
       try {
-        running = await startPaysvc(dataDir, scratch?.url);
+        running = await startPaysvc(dataDir, scratch?.url, paysvcEntry());
         const credentials: SandboxCredentials = await sandboxCredentials(dataDir);
         const json = { authorization: basicAuth(credentials), "content-type": "application/json" };
         const call = async (base: string, method: string, path: string, body?: unknown) => {
@@ -149,7 +150,7 @@ describe("webhook delivery survives SIGKILL of the server process", () => {
         const killedAt = Date.now();
         const deliveredAtKill = receiver.ids.length;
 
-        running = await startPaysvc(dataDir, scratch?.url);
+        running = await startPaysvc(dataDir, scratch?.url, paysvcEntry());
         base = running.url;
         await new Promise((resolve) => setTimeout(resolve, 1_500)); // more production after the restart
         stopProducing = true;
@@ -205,7 +206,7 @@ describe("webhook delivery survives SIGKILL of the server process", () => {
             await running.stop("SIGTERM");
             await readDb();
             if (missing().length === 0 || Date.now() >= deadline) break;
-            running = await startPaysvc(dataDir);
+            running = await startPaysvc(dataDir, undefined, paysvcEntry());
             await settled(killedAt + 62_000);
           }
         }

@@ -64,6 +64,11 @@ export class JobRunner {
       batch?: number;
       leaseMs?: number;
       maxAttempts?: number;
+      /**
+       * Runs only the jobs of these platforms (read at every claim). Several runners over one database,
+       * each with its own clock, must not run each other's jobs: test files share one database this way.
+       */
+      platformIds?: ReadonlySet<string>;
     } = {},
   ) {}
 
@@ -108,18 +113,21 @@ export class JobRunner {
     return seen.size;
   }
 
-  private claimOne(): Promise<JobRow[]> {
+  private async claimOne(): Promise<JobRow[]> {
     const now = this.deps.clock.now();
     const lease = new Date(now.getTime() + (this.options.leaseMs ?? 60_000));
+    const scope = this.options.platformIds;
+    if (scope?.size === 0) return [];
     return this.deps.db.transaction((tx) =>
       tx.query<JobRow>(
         `UPDATE jobs SET locked_until = $2, attempts = attempts + 1 WHERE id IN (
            SELECT j.id FROM jobs j JOIN platforms p ON p.id = j.platform_id
            WHERE j.state = 'PENDING' AND j.run_at <= $1::timestamptz + p.clock_offset_ms * interval '1 millisecond'
              AND (j.locked_until IS NULL OR j.locked_until < $1)
+             ${scope ? "AND j.platform_id = ANY($3::text[])" : ""}
            ORDER BY j.run_at LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
          RETURNING id, platform_id, kind, payload, run_at, attempts`,
-        [now, lease],
+        scope ? [now, lease, [...scope]] : [now, lease],
       ),
     );
   }

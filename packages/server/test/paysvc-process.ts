@@ -1,0 +1,99 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { once } from "node:events";
+import { cp, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
+
+const serverDir = fileURLToPath(new URL("../", import.meta.url));
+
+/**
+ * The Node arguments that run `paysvc` in tests: the compiled bin the global setup built, one Node process
+ * (a SIGKILL kills the server itself). `npm start` runs the TypeScript entry through tsx instead; the
+ * first-start test in test/foundation/cli.test.ts keeps that path (`viaTsx`).
+ */
+export function paysvcEntry(options: { viaTsx?: boolean } = {}): string[] {
+  return options.viaTsx ? ["--import", "tsx", "src/main.ts"] : [inject("paysvcTemplate").entry];
+}
+
+/** A new data directory whose embedded database is a copy of the run's migrated one (no initdb, no migrations). */
+export async function migratedDataDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  await cp(inject("paysvcTemplate").dataDir, join(dir, "db"), { recursive: true });
+  return dir;
+}
+
+export interface PaysvcProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** stdout and stderr so far, interleaved. */
+  output: () => string;
+  /** Resolves with the first match of `pattern` in the output; rejects if the process exits first. */
+  waitFor: (pattern: RegExp) => Promise<RegExpMatchArray>;
+}
+
+export interface SpawnOptions {
+  /** Added to the environment, which never carries DATABASE_URL or the PAYSVC_CLIENT_* credentials. */
+  env?: Record<string, string>;
+  viaTsx?: boolean;
+}
+
+function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const {
+    DATABASE_URL: _url,
+    PAYSVC_CLIENT_ID: _id,
+    PAYSVC_CLIENT_SECRET: _secret,
+    ...inherited
+  } = process.env;
+  return { ...inherited, ...extra };
+}
+
+/** Starts `paysvc <args>` and follows its output. */
+export function spawnPaysvc(args: string[], options: SpawnOptions = {}): PaysvcProcess {
+  const child = spawn(process.execPath, [...paysvcEntry(options), ...args], {
+    cwd: serverDir,
+    env: childEnv(options.env),
+  });
+  let text = "";
+  const waiters: { pattern: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
+  const onData = (chunk: Buffer) => {
+    text += chunk.toString();
+    for (const waiter of [...waiters]) {
+      const match = text.match(waiter.pattern);
+      if (match) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(match);
+      }
+    }
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+  return {
+    child,
+    output: () => text,
+    waitFor: (pattern) =>
+      new Promise((resolve, reject) => {
+        const match = text.match(pattern);
+        if (match) return resolve(match);
+        waiters.push({ pattern, resolve });
+        child.once("exit", () => reject(new Error(`exited before ${pattern}: ${text}`)));
+      }),
+  };
+}
+
+/** Runs `paysvc <args>` to its exit; resolves with the exit code and each stream's output. */
+export async function runPaysvc(
+  args: string[],
+  options: SpawnOptions = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...paysvcEntry(options), ...args], {
+    cwd: serverDir,
+    env: childEnv(options.env),
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code, stdout, stderr };
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from "fastify";
+import { inject } from "vitest";
+import { buildApp } from "../src/app.js";
+import type { Db } from "../src/core/db/db.js";
+import type { Deps } from "../src/core/deps.js";
+import { API_VERSION } from "../src/core/http/version.js";
+import { openTestDb } from "./test-db.js";
+
+/** The real app listening on an ephemeral loopback port. */
+export interface ServedApp {
+  app: FastifyInstance;
+  deps: Deps;
+  /** Base URL including the version segment. */
+  baseUrl: string;
+  /** The server origin, without the version segment. */
+  origin: string;
+}
+
+/** Builds the app over `deps` and listens on port 0. */
+export async function serveApp(deps: Deps): Promise<ServedApp> {
+  const app = await buildApp(deps);
+  const origin = await app.listen({ port: 0, host: "127.0.0.1" });
+  return { app, deps, baseUrl: `${origin}/${API_VERSION}`, origin };
+}
+
+/*
+ * One database and one default app per vitest worker (`isolate: false` keeps this module, and so these
+ * promises, from one test file to the next in the same process). Each file is its own platform on them:
+ * importing the app, loading a database and building Fastify happen once per worker, not once per file.
+ * The app is never closed: it ends with the worker process; global-setup drops the worker databases.
+ */
+let workerDb: Promise<Db> | null = null;
+let workerApp: Promise<ServedApp> | null = null;
+
+/** This worker's database, migrated from the run's template on first use. */
+export function workerDatabase(): Promise<Db> {
+  workerDb ??= openTestDb(inject("dbTemplate"));
+  return workerDb;
+}
+
+/**
+ * This worker's app with the default deps, built on first use. Its deps are frozen: a test file that
+ * needs other deps (a clock, a logger, production mode) asks for an app of its own over the same database.
+ */
+export function sharedApp(defaults: (db: Db) => Deps): Promise<ServedApp> {
+  workerApp ??= workerDatabase().then((db) => serveApp(Object.freeze(defaults(db))));
+  return workerApp;
+}

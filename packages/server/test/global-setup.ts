@@ -1,15 +1,13 @@
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { migrate } from "../src/core/db/migrate.js";
 import { openPglite } from "../src/core/db/pglite.js";
 import { openPostgres } from "../src/core/db/postgres.js";
+import { buildPaysvc, paysvcBin } from "./paysvc-build.js";
 import { type DbTemplate, databaseUrlFor } from "./test-db.js";
 
 declare module "vitest" {
@@ -21,41 +19,34 @@ declare module "vitest" {
 }
 
 export interface PaysvcTemplate {
-  /** The compiled bin, `packages/server/dist/main.js`. */
+  /** The compiled bin, `packages/server/dist/main.js`, usable once `buildStatusFile` exists and says ok. */
   entry: string;
+  buildStatusFile: string;
   /** A migrated embedded-database directory (a data directory's `db/`), to copy for each spawned process. */
   dataDir: string;
-}
-
-const run = promisify(execFile);
-const repoDir = fileURLToPath(new URL("../../../", import.meta.url));
-
-/** Compiles the SDK and the server to `dist/` (what `npm run build` does), so tests spawn `node dist/main.js`. */
-async function buildPaysvc(): Promise<string> {
-  const tsc = join(repoDir, "node_modules/typescript/bin/tsc");
-  await run(process.execPath, [tsc, "-p", "packages/sdk/tsconfig.build.json"], { cwd: repoDir });
-  await run(process.execPath, [tsc, "-p", "packages/server/tsconfig.build.json"], { cwd: repoDir });
-  return join(repoDir, "packages/server/dist/main.js");
 }
 
 /**
  * Migrates one embedded database per run (a fresh PGlite costs seconds; a copy of a migrated one does not),
  * kept as a directory for spawned processes and as a dump that each test worker loads; with DATABASE_URL,
- * also a PostgreSQL template database that each worker clones. The build for spawned processes runs
- * meanwhile.
+ * also a PostgreSQL template database that each worker clones. The build for spawned processes goes on
+ * in the background (test/paysvc-build.ts).
  */
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = await mkdtemp(join(tmpdir(), "paysvc-template-"));
-  const built = buildPaysvc();
-  built.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
+  const buildStatusFile = join(dir, "build.json");
+  const building = buildPaysvc(buildStatusFile);
   const dataDir = join(dir, "db");
   const db = await openPglite({ dataDir });
   await migrate(db);
   const templateFile = join(dir, "template.tar");
   await writeFile(templateFile, Buffer.from(await (await db.dump()).arrayBuffer()));
   await db.close();
-  const removeDir = () => rm(dir, { recursive: true, force: true });
-  project.provide("paysvcTemplate", { entry: await built, dataDir });
+  const removeDir = async () => {
+    await building;
+    await rm(dir, { recursive: true, force: true });
+  };
+  project.provide("paysvcTemplate", { entry: paysvcBin, buildStatusFile, dataDir });
 
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {

@@ -1,10 +1,12 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { once } from "node:events";
-import { cp, mkdtemp } from "node:fs/promises";
+import { cp, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { inject } from "vitest";
+import type { BuildStatus } from "./paysvc-build.js";
 
 const serverDir = fileURLToPath(new URL("../", import.meta.url));
 
@@ -13,8 +15,21 @@ const serverDir = fileURLToPath(new URL("../", import.meta.url));
  * (a SIGKILL kills the server itself). `npm start` runs the TypeScript entry through tsx instead; the
  * first-start test in test/foundation/cli.test.ts keeps that path (`viaTsx`).
  */
-export function paysvcEntry(options: { viaTsx?: boolean } = {}): string[] {
-  return options.viaTsx ? ["--import", "tsx", "src/main.ts"] : [inject("paysvcTemplate").entry];
+export async function paysvcEntry(options: { viaTsx?: boolean } = {}): Promise<string[]> {
+  if (options.viaTsx) return ["--import", "tsx", "src/main.ts"];
+  const { entry, buildStatusFile } = inject("paysvcTemplate");
+  const status = await buildFinished(buildStatusFile);
+  if (!status.ok) throw new Error(`the build of ${entry} for spawned paysvc failed:\n${status.error}`);
+  return [entry];
+}
+
+/** Waits for the global setup's background build (test/paysvc-build.ts) to write its outcome. */
+async function buildFinished(statusFile: string): Promise<BuildStatus> {
+  for (;;) {
+    const text = await readFile(statusFile, "utf8").catch(() => null);
+    if (text) return JSON.parse(text) as BuildStatus;
+    await sleep(100);
+  }
 }
 
 /** A new data directory whose embedded database is a copy of the run's migrated one (no initdb, no migrations). */
@@ -49,8 +64,8 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** Starts `paysvc <args>` and follows its output. */
-export function spawnPaysvc(args: string[], options: SpawnOptions = {}): PaysvcProcess {
-  const child = spawn(process.execPath, [...paysvcEntry(options), ...args], {
+export async function spawnPaysvc(args: string[], options: SpawnOptions = {}): Promise<PaysvcProcess> {
+  const child = spawn(process.execPath, [...(await paysvcEntry(options)), ...args], {
     cwd: serverDir,
     env: childEnv(options.env),
   });
@@ -86,7 +101,7 @@ export async function runPaysvc(
   args: string[],
   options: SpawnOptions = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...paysvcEntry(options), ...args], {
+  const child = spawn(process.execPath, [...(await paysvcEntry(options)), ...args], {
     cwd: serverDir,
     env: childEnv(options.env),
   });

@@ -12,7 +12,7 @@ import { type PaysvcProcess, spawnPaysvc } from "../paysvc-process.js";
  * does (tsx on the TypeScript entry), so the README's command is what this file proves; later runs spawn
  * the compiled bin.
  */
-function paysvc(args: string[], options: { viaTsx?: boolean } = {}): PaysvcProcess {
+function paysvc(args: string[], options: { viaTsx?: boolean } = {}): Promise<PaysvcProcess> {
   return spawnPaysvc(args, { ...options, env: { LOG_LEVEL: "info" } });
 }
 
@@ -29,7 +29,7 @@ describe("paysvc start (sandbox, embedded database in a directory)", () => {
   let first: { url: string; clientId: string; secret: string; customerId: string };
 
   test("first start prints its URL and a sandbox API token, also written to credentials.json with mode 0600", async () => {
-    const run = paysvc(["start", "--port", "0", "--data-dir", dataDir], { viaTsx: true });
+    const run = await paysvc(["start", "--port", "0", "--data-dir", dataDir], { viaTsx: true });
     const [, url = ""] = await run.waitFor(listening);
     const [, clientId = "", secret = "", file = ""] = await run.waitFor(tokenLine);
     expect(file).toBe(join(dataDir, "credentials.json"));
@@ -76,7 +76,7 @@ describe("paysvc start (sandbox, embedded database in a directory)", () => {
   }, 60_000);
 
   test("a later start reuses the sandbox platform and token, and the data is still there", async () => {
-    const run = paysvc(["start", "--port", "0", "--data-dir", dataDir]);
+    const run = await paysvc(["start", "--port", "0", "--data-dir", dataDir]);
     const [, url = ""] = await run.waitFor(listening);
     const [, clientId] = await run.waitFor(tokenLine);
     expect(clientId).toBe(first.clientId);
@@ -96,10 +96,10 @@ describe("paysvc start (sandbox, embedded database in a directory)", () => {
   test("paysvc migrate applies pending migrations and is a no-op the second time", async () => {
     const fresh = await mkdtemp(join(tmpdir(), "paysvc-migrate-"));
     try {
-      const once1 = paysvc(["migrate", "--data-dir", fresh]);
+      const once1 = await paysvc(["migrate", "--data-dir", fresh]);
       const count = (await loadMigrations()).length;
       await once1.waitFor(new RegExp(`paysvc: ${count} migration\\(s\\) applied`));
-      const twice = paysvc(["migrate", "--data-dir", fresh]);
+      const twice = await paysvc(["migrate", "--data-dir", fresh]);
       await twice.waitFor(/paysvc: 0 migration\(s\) applied/);
       const [code] = await once(twice.child, "exit");
       expect(code).toBe(0);
@@ -109,7 +109,7 @@ describe("paysvc start (sandbox, embedded database in a directory)", () => {
   }, 60_000);
 
   test("an invalid setting fails fast with one readable message and exit code 1", async () => {
-    const run = paysvc(["start", "--port", "70000", "--data-dir", dataDir]);
+    const run = await paysvc(["start", "--port", "70000", "--data-dir", dataDir]);
     const [code] = await once(run.child, "exit");
     expect(code).toBe(1);
     expect(run.output()).toMatch(/^paysvc: invalid configuration: port /);

@@ -16,7 +16,7 @@ describe("crash consistency under SIGKILL (npm run chaos, short)", () => {
       ...(dbTemplate.kind === "postgres"
         ? { adminUrl: dbTemplate.adminUrl, databaseTemplate: dbTemplate.templateName }
         : { dataDirTemplate: inject("paysvcTemplate").dataDir }),
-      entry: paysvcEntry(),
+      entry: await paysvcEntry(),
       rounds: 2,
       seed: 20251013,
       roundMs: 1_500,

@@ -69,7 +69,7 @@ describe("webhook delivery survives SIGKILL of the server process", () => {
         }
       });
       try {
-        running = await startPaysvc(dataDir, scratch?.url, paysvcEntry());
+        running = await startPaysvc(dataDir, scratch?.url, await paysvcEntry());
         const credentials: SandboxCredentials = await sandboxCredentials(dataDir);
         const json = { authorization: basicAuth(credentials), "content-type": "application/json" };
         const call = async (base: string, method: string, path: string, body?: unknown) => {
@@ -150,7 +150,7 @@ describe("webhook delivery survives SIGKILL of the server process", () => {
         const killedAt = Date.now();
         const deliveredAtKill = receiver.ids.length;
 
-        running = await startPaysvc(dataDir, scratch?.url, paysvcEntry());
+        running = await startPaysvc(dataDir, scratch?.url, await paysvcEntry());
         base = running.url;
         await new Promise((resolve) => setTimeout(resolve, 1_500)); // more production after the restart
         stopProducing = true;
@@ -206,7 +206,7 @@ describe("webhook delivery survives SIGKILL of the server process", () => {
             await running.stop("SIGTERM");
             await readDb();
             if (missing().length === 0 || Date.now() >= deadline) break;
-            running = await startPaysvc(dataDir, undefined, paysvcEntry());
+            running = await startPaysvc(dataDir, undefined, await paysvcEntry());
             await settled(killedAt + 62_000);
           }
         }

@@ -9,9 +9,9 @@ export default defineConfig({
     // One app and one database per worker, shared by the files it runs (packages/server/test/worker-app.ts):
     // without isolation a worker keeps its modules, and so that app, from one file to the next.
     isolate: false,
-    // Test files spend much of their time waiting on the database and on sandbox jobs: on a 2-core CI box
-    // 4 workers finish the PostgreSQL run in 360 s instead of 544 s (docs/decisions.md "Test runs").
-    maxWorkers: Math.max(4, availableParallelism()),
+    // One worker per core: with one app per worker, files are CPU-bound, and on the 2-core machine 2 workers
+    // finished the PGlite run in 182 s, 3 in 203 s, 4 in 191 s and 6 in 251 s (docs/decisions.md "Test runs").
+    maxWorkers: availableParallelism(),
     testTimeout: 30_000,
     hookTimeout: 120_000,
     coverage: {

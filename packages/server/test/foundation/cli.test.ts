@@ -73,7 +73,7 @@ describe("paysvc start (sandbox, embedded database in a directory)", () => {
     const [code] = await exited;
     expect(code).toBe(0);
     expect(run.output()).toMatch(/"msg":"stopped"/);
-  }, 60_000);
+  }, 180_000); // tsx compiles the whole service and initdb runs: over a minute on a loaded 2-core machine
 
   test("a later start reuses the sandbox platform and token, and the data is still there", async () => {
     const run = await paysvc(["start", "--port", "0", "--data-dir", dataDir]);
@@ -106,7 +106,7 @@ describe("paysvc start (sandbox, embedded database in a directory)", () => {
     } finally {
       await rm(fresh, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 
   test("an invalid setting fails fast with one readable message and exit code 1", async () => {
     const run = await paysvc(["start", "--port", "70000", "--data-dir", dataDir]);

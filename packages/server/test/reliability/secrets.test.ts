@@ -254,8 +254,14 @@ describe("secrets never reach logs, error bodies or webhook payloads", () => {
     expect(leaksIn("error bodies", errorBodies)).toEqual([]);
   });
 
+  /** This file's events: other files' events share the worker's database, and a 6-digit PIN can occur in them by chance. */
+  const eventBodies = () =>
+    server.db.query<{ body: string }>("SELECT body FROM webhook_events WHERE platform_id = ANY($1::text[])", [
+      [...server.platformIds],
+    ]);
+
   test("no secret in any webhook event body", async () => {
-    const rows = await server.db.query<{ body: string }>("SELECT body FROM webhook_events");
+    const rows = await eventBodies();
     expect(rows.length).toBeGreaterThan(3);
     expect(
       leaksIn(
@@ -294,7 +300,7 @@ describe("secrets never reach logs, error bodies or webhook payloads", () => {
 
     test("is in no error body and no webhook event body", async () => {
       expect(errorBodies.filter((body) => contains(body, code))).toEqual([]);
-      const rows = await server.db.query<{ body: string }>("SELECT body FROM webhook_events");
+      const rows = await eventBodies();
       expect(rows.filter((row) => contains(row.body, code))).toEqual([]);
     });
 

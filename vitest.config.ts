@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { SpawningFilesFirst } from "./packages/server/test/sequencer.js";
 
 export default defineConfig({
   test: {
@@ -9,6 +10,7 @@ export default defineConfig({
     // One app and one database per worker, shared by the files it runs (packages/server/test/worker-app.ts):
     // without isolation a worker keeps its modules, and so that app, from one file to the next.
     isolate: false,
+    sequence: { sequencer: SpawningFilesFirst },
     // One worker per core: with one app per worker, files are CPU-bound, and on the 2-core machine 2 workers
     // finished the PGlite run in 182 s, 3 in 203 s, 4 in 191 s and 6 in 251 s (docs/decisions.md "Test runs").
     maxWorkers: availableParallelism(),

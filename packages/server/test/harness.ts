@@ -153,7 +153,13 @@ export interface TestServer {
 export interface StartOptions {
   /** Extra job handlers (tests of the runner itself). */
   jobHandlers?: Record<string, JobHandler>;
+  /** A clock of the file's own (it may move it): the file gets an app of its own. */
   clock?: Clock;
+  /**
+   * The service clock stands still at this instant (platform clocks still move with
+   * `/sandbox/clock/advance`). Files asking for the same serviceTime and settlementLagMs share one app.
+   */
+  serviceTime?: string;
   settlementLagMs?: number;
   mode?: Mode;
   logger?: FastifyBaseLogger;
@@ -196,10 +202,20 @@ function depsFor(db: Db, options: StartOptions): Deps {
   };
 }
 
-/** Options that change the app's deps: a file asking for any of them gets an app of its own. */
-function needsOwnApp(options: StartOptions): boolean {
-  const { jobHandlers: _jobHandlers, ...appOptions } = options;
-  return Object.values(appOptions).some((value) => value !== undefined);
+/**
+ * The key of the worker's shared app for these options, or null when they need an app of the file's own
+ * (a clock object the file may move, a logger, another mode…). Job handlers belong to the file's runner.
+ */
+function sharedAppKey(options: StartOptions): string | null {
+  const { jobHandlers: _jobHandlers, serviceTime, settlementLagMs, ...own } = options;
+  if (Object.values(own).some((value) => value !== undefined)) return null;
+  return JSON.stringify({ serviceTime, settlementLagMs });
+}
+
+/** A service clock that stands still at `instant`: nothing can move it, so files can share it. */
+function standingClock(instant: string): Clock {
+  const at = Date.parse(instant);
+  return { now: () => new Date(at) };
 }
 
 /**
@@ -210,10 +226,14 @@ function needsOwnApp(options: StartOptions): boolean {
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const opened = options.ownDatabase ? await openTestDb(inject("dbTemplate")) : await workerDatabase();
   const db = options.wrapDb ? options.wrapDb(opened) : opened;
-  const own = needsOwnApp(options);
+  const key = sharedAppKey(options);
+  const own = key === null;
+  const { serviceTime, settlementLagMs } = options;
   const served = own
     ? await serveApp(depsFor(db, options))
-    : await sharedApp((shared) => depsFor(shared, {}));
+    : await sharedApp(key, (shared) =>
+        depsFor(shared, { settlementLagMs, ...(serviceTime ? { clock: standingClock(serviceTime) } : {}) }),
+      );
   const { app, deps, baseUrl, origin } = served;
   const platformIds = new Set<string>();
   const jobs = new JobRunner(deps, { ...jobHandlers(), ...options.jobHandlers }, { pollMs: 50, platformIds });

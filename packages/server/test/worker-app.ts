@@ -30,7 +30,7 @@ export async function serveApp(deps: Deps): Promise<ServedApp> {
  * The app is never closed: it ends with the worker process; global-setup drops the worker databases.
  */
 let workerDb: Promise<Db> | null = null;
-let workerApp: Promise<ServedApp> | null = null;
+const workerApps = new Map<string, Promise<ServedApp>>();
 
 /** This worker's database, migrated from the run's template on first use. */
 export function workerDatabase(): Promise<Db> {
@@ -39,10 +39,15 @@ export function workerDatabase(): Promise<Db> {
 }
 
 /**
- * This worker's app with the default deps, built on first use. Its deps are frozen: a test file that
- * needs other deps (a clock, a logger, production mode) asks for an app of its own over the same database.
+ * This worker's app for the settings named by `key`, built with `deps` on first use and shared by every
+ * file asking for the same settings. Its deps are frozen: a test file that needs deps of its own (a clock
+ * it moves, a logger, production mode) asks for an app of its own over the same database.
  */
-export function sharedApp(defaults: (db: Db) => Deps): Promise<ServedApp> {
-  workerApp ??= workerDatabase().then((db) => serveApp(Object.freeze(defaults(db))));
-  return workerApp;
+export function sharedApp(key: string, deps: (db: Db) => Deps): Promise<ServedApp> {
+  let app = workerApps.get(key);
+  if (!app) {
+    app = workerDatabase().then((db) => serveApp(Object.freeze(deps(db))));
+    workerApps.set(key, app);
+  }
+  return app;
 }

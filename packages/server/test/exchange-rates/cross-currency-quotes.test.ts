@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ControlledClock } from "../../src/core/clock.js";
 import { convertMinorUnits, parseRate } from "../../src/exchange-rates/decimal.js";
 import { startServer, type TestClient, type TestServer } from "../harness.js";
 import type { ErrorBody, Quote } from "../quotes/helpers.js";
@@ -8,7 +7,7 @@ import { balanceOf, fund, newAccount, transfer } from "../quotes/helpers.js";
 const START = new Date("2027-02-10T15:00:00.000Z");
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ clock: new ControlledClock(START) });
+  server = await startServer({ serviceTime: START.toISOString() });
 });
 afterAll(() => server.close());
 

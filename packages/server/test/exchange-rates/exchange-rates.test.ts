@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ControlledClock } from "../../src/core/clock.js";
 import { formatRate } from "../../src/exchange-rates/decimal.js";
 import { sandboxRateSource } from "../../src/exchange-rates/sandbox-source.js";
 import { startServer, type TestClient, type TestServer } from "../harness.js";
@@ -18,7 +17,7 @@ type ErrorBody = { code: string; reason: string; details?: { errors: { field: st
 const START = new Date("2027-02-10T15:00:00.000Z");
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ clock: new ControlledClock(START) });
+  server = await startServer({ serviceTime: START.toISOString() });
 });
 afterAll(() => server.close());
 

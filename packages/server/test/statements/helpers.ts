@@ -1,5 +1,4 @@
 import { expect } from "vitest";
-import { ControlledClock } from "../../src/core/clock.js";
 import { postBalanceChanges } from "../../src/ledger/ledger.js";
 import type { BalanceChangeWindow, DeliveryRecord } from "../../src/statements/schemas.js";
 import { startServer, type TestClient, type TestServer } from "../harness.js";
@@ -21,7 +20,7 @@ export interface ErrorBody {
 
 /** A server whose service clock is fixed, so every platform's "now" is exactly where a test puts it. */
 export function startStatementServer(): Promise<TestServer> {
-  return startServer({ clock: new ControlledClock(new Date(SERVICE_START)), settlementLagMs: LAG_MS });
+  return startServer({ serviceTime: SERVICE_START, settlementLagMs: LAG_MS });
 }
 
 /** A new customer's USD INTERNAL_FIAT account (a statement account). */

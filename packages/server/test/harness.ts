@@ -238,7 +238,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const platformIds = new Set<string>();
   const jobs = new JobRunner(deps, { ...jobHandlers(), ...options.jobHandlers }, { pollMs: 50, platformIds });
   jobs.start();
-  useContractFrom(app.swagger());
+  // The contract is compiled once per worker, from a sandbox app: a production app has no sandbox routes.
+  if (deps.mode === "sandbox") useContractFrom(app.swagger());
   const newPlatform = async (environment: Environment = "SANDBOX"): Promise<Credentials> => {
     const created = await createPlatform(deps, { name: `test ${environment.toLowerCase()}`, environment });
     platformIds.add(created.platform.id);

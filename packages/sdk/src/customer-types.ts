@@ -99,8 +99,10 @@ export interface CreateCustomerBody extends CustomerFields {
   customerType: CustomerType;
 }
 
-/** At least one field. */
-export type UpdateCustomerBody = CustomerFields;
+/** At least one field; `customerType`, when sent, must equal the customer's type (it never changes). */
+export interface UpdateCustomerBody extends CustomerFields {
+  customerType?: CustomerType;
+}
 
 export interface AgreementConsent {
   type: string;

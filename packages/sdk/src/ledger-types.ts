@@ -83,9 +83,9 @@ export interface TransactionListParams extends SortedPageParams {
   type?: "INCOMING" | "OUTGOING" | "CARD";
   cardId?: string;
   reference?: string;
-  /** `YYYY-MM-DD`, inclusive. */
+  /** A date-time with an offset (that instant), or `YYYY-MM-DD` (from the start of that UTC day); inclusive. */
   startDate?: string;
-  /** `YYYY-MM-DD`, inclusive. */
+  /** A date-time with an offset (that instant), or `YYYY-MM-DD` (to the end of that UTC day); inclusive. */
   endDate?: string;
 }
 

@@ -105,6 +105,12 @@ function checkTypeFields(customerType: string, input: Record<string, unknown>): 
   const errors: FieldError[] = misplaced
     .filter((field) => input[field] !== undefined)
     .map((field) => ({ field, message: `is not accepted for ${customerType} customers` }));
+  if (input.customerType !== undefined && input.customerType !== customerType) {
+    errors.unshift({
+      field: "customerType",
+      message: `must be ${customerType}: a customer's type cannot change`,
+    });
+  }
   if (errors.length > 0) throw invalidInput(errors);
 }
 

@@ -82,10 +82,14 @@ export const CreateCustomerBody = object({
 });
 export type CreateCustomerBody = Static<typeof CreateCustomerBody>;
 
-export const UpdateCustomerBody = Type.Object(customerFields, {
-  additionalProperties: false,
-  minProperties: 1,
-});
+/**
+ * The hosted API's clients send `customerType` on every update: it is accepted when it equals the stored
+ * type (a customer's type never changes; customers.ts refuses another value).
+ */
+export const UpdateCustomerBody = Type.Object(
+  { customerType: Type.Optional(StringEnum(["INDIVIDUAL", "BUSINESS"])), ...customerFields },
+  { additionalProperties: false, minProperties: 1 },
+);
 export type UpdateCustomerBody = Static<typeof UpdateCustomerBody>;
 
 export const AgreementConsent = Type.Object({

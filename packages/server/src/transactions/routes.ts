@@ -7,6 +7,10 @@ import { errorResponses, StringEnum } from "../core/http/schemas.js";
 import { AnyTransaction, Transaction, transactionStatuses } from "./schemas.js";
 import { getTransaction, listTransactions } from "./transactions.js";
 
+/** The hosted API's clients send date-times with an offset; a plain date keeps its meaning, a whole UTC day. */
+const DateOrDateTime = (description: string) =>
+  Type.Union([Type.String({ format: "date-time" }), Type.String({ format: "date" })], { description });
+
 export const transactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const tags = ["Transactions"];
 
@@ -25,8 +29,12 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
           type: Type.Optional(StringEnum(["INCOMING", "OUTGOING", "CARD"])),
           cardId: Type.Optional(Type.String({ maxLength: 100 })),
           reference: Type.Optional(Type.String({ maxLength: 255 })),
-          startDate: Type.Optional(Type.String({ format: "date" })),
-          endDate: Type.Optional(Type.String({ format: "date" })),
+          startDate: Type.Optional(
+            DateOrDateTime("From this instant, or from the start of this UTC day (inclusive)"),
+          ),
+          endDate: Type.Optional(
+            DateOrDateTime("Up to this instant, or to the end of this UTC day (inclusive)"),
+          ),
           ...PageQuery,
           ...SortQuery,
         }),

@@ -89,6 +89,11 @@ export interface ListFilters
  * `GET /transactions`: payment and card rows together, newest first. `status` applies to payment rows
  * only, so it is refused with `type=CARD` and otherwise leaves card rows out; `cardId` selects card rows.
  */
+/** A date-time is the instant itself; a plain date (YYYY-MM-DD) is that UTC day's first or last millisecond. */
+function boundary(value: string, timeOfDay: string): Date {
+  return new Date(value.length === 10 ? `${value}${timeOfDay}` : value);
+}
+
 export async function listTransactions(
   deps: Deps,
   caller: Caller,
@@ -113,8 +118,8 @@ export async function listTransactions(
       ...rest,
       kinds: paymentOnly ? "PAYMENT" : cardOnly ? "CARD" : "ALL",
       type: type === "CARD" ? undefined : type,
-      startDate: startDate === undefined ? undefined : new Date(`${startDate}T00:00:00.000Z`),
-      endDate: endDate === undefined ? undefined : new Date(`${endDate}T23:59:59.999Z`),
+      startDate: startDate === undefined ? undefined : boundary(startDate, "T00:00:00.000Z"),
+      endDate: endDate === undefined ? undefined : boundary(endDate, "T23:59:59.999Z"),
     },
     page,
   );

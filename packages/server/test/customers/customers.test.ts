@@ -231,11 +231,43 @@ describe("GET and PATCH /customers/{id}", () => {
     const created = await server.client.post<Customer>("/customers", { customerType: "INDIVIDUAL" });
     expect((await server.client.patch(`/customers/${created.body.id}`, {})).status).toBe(400);
     const unknown = await server.client.patch<ErrorBody>(`/customers/${created.body.id}`, {
-      customerType: "BUSINESS",
+      customerKind: "BUSINESS",
     });
+    expect(unknown.status).toBe(400);
     expect(unknown.body.details?.errors).toEqual([
-      { field: "customerType", message: "is not a recognized field" },
+      { field: "customerKind", message: "is not a recognized field" },
     ]);
+  });
+
+  test("PATCH accepts customerType when it equals the stored type (hosted API clients send it on every update)", async () => {
+    const created = await server.client.post<Customer>("/customers", {
+      customerType: "BUSINESS",
+      businessInfo: { legalName: "Acme" },
+    });
+    const res = await server.client.patch<Customer>(`/customers/${created.body.id}`, {
+      customerType: "BUSINESS",
+      businessInfo: { legalName: "Acme Ltd" },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ customerType: "BUSINESS", businessInfo: { legalName: "Acme Ltd" } });
+  });
+
+  test("PATCH with a customerType other than the stored one -> 400 INVALID_INPUT on customerType, nothing changes", async () => {
+    const created = await server.client.post<Customer>("/customers", {
+      customerType: "INDIVIDUAL",
+      fullName: "Ada",
+    });
+    const res = await server.client.patch<ErrorBody>(`/customers/${created.body.id}`, {
+      customerType: "BUSINESS",
+      fullName: "Ada Lovelace",
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: "INVALID_INPUT" });
+    expect(res.body.details?.errors).toEqual([
+      { field: "customerType", message: "must be INDIVIDUAL: a customer's type cannot change" },
+    ]);
+    const after = await server.client.get<Customer>(`/customers/${created.body.id}`);
+    expect(after.body).toMatchObject({ customerType: "INDIVIDUAL", fullName: "Ada" });
   });
 
   test("PATCH to another active customer's platformCustomerId -> 409 CONFLICT", async () => {

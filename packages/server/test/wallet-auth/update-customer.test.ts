@@ -106,6 +106,20 @@ describe("PATCH /customers/{id} and tied OTP credentials (conventions §2.1, §5
     expect(after?.updated_at.toISOString()).toBe(result.body.updatedAt);
   });
 
+  test("the signed e-mail change as the hosted API's clients send it, with customerType, answers 200 Customer", async () => {
+    const { customerId, session } = await tiedCustomer();
+    const email = uniqueEmail("typed");
+    const { result } = await signedCall<Customer>(
+      server.client,
+      "PATCH",
+      path(customerId),
+      { customerType: "INDIVIDUAL", email },
+      session,
+    );
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(result.body).toMatchObject({ id: customerId, customerType: "INDIVIDUAL", email });
+  });
+
   test("the identical signed request re-sent replays its answer and never updates a second time", async () => {
     const { customerId, session } = await tiedCustomer();
     const email = uniqueEmail("once");

@@ -141,14 +141,16 @@ describe("wallet export (conventions §5.2, §5.4)", () => {
     await expect(openBundle(bundle, accountId, client.privateKey, stranger)).rejects.toThrow();
     const { accountId: otherAccount } = await walletCustomer(server.client);
     await expect(openBundle(bundle, otherAccount, client.privateKey)).rejects.toThrow();
-    // A tampered `data` no longer matches `dataSignature`.
+    // A tampered `data` no longer matches `dataSignature`. The first ciphertext byte is flipped, never set to
+    // a fixed value: one bundle in 256 already starts with that value, and the "tampered" one was the original.
     const parsed = JSON.parse(bundle);
     const data = JSON.parse(Buffer.from(parsed.data, "hex").toString("utf8"));
+    const flipped = (Number.parseInt(data.ciphertext.slice(0, 2), 16) ^ 0xff).toString(16).padStart(2, "0");
     const tampered = JSON.stringify({
       ...parsed,
-      data: Buffer.from(JSON.stringify({ ...data, ciphertext: `00${data.ciphertext.slice(2)}` })).toString(
-        "hex",
-      ),
+      data: Buffer.from(
+        JSON.stringify({ ...data, ciphertext: `${flipped}${data.ciphertext.slice(2)}` }),
+      ).toString("hex"),
     });
     await expect(openBundle(tampered, accountId, client.privateKey)).rejects.toThrow();
   });

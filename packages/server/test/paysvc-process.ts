@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { inject } from "vitest";
+import { TSX_ENTRY } from "../bench/webhooks.js";
 import type { BuildStatus } from "./paysvc-build.js";
 
 const serverDir = fileURLToPath(new URL("../", import.meta.url));
@@ -16,7 +17,7 @@ const serverDir = fileURLToPath(new URL("../", import.meta.url));
  * first-start test in test/foundation/cli.test.ts keeps that path (`viaTsx`).
  */
 export async function paysvcEntry(options: { viaTsx?: boolean } = {}): Promise<string[]> {
-  if (options.viaTsx) return ["--import", "tsx", "src/main.ts"];
+  if (options.viaTsx) return [...TSX_ENTRY];
   const { entry, buildStatusFile } = inject("paysvcTemplate");
   const status = await buildFinished(buildStatusFile);
   if (!status.ok) throw new Error(`the build of ${entry} for spawned paysvc failed:\n${status.error}`);

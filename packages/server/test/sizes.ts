@@ -5,8 +5,6 @@
  */
 const long = process.env.PAYSVC_TEST_SIZE === "long";
 
-export const testSize = long ? "long" : "small";
-
 export const sizes = {
   /** test/reliability/fuzz.test.ts: generated requests over every OpenAPI operation. */
   fuzzRequests: long ? 2_000 : 400,

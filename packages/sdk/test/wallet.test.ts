@@ -728,39 +728,49 @@ describe("signedRetry (interface 'Signed-retry operation', 'Handling a still-pro
     expect(smsCredentials.map((c) => c.id)).toEqual([sms.id]);
   });
 
-  test("PROCESSING on export (never stored) and on a PATCH whose 200 is terminal: both settle", async () => {
+  test("PROCESSING on export (never stored) and on a refresh whose 201 is terminal: both settle; PATCH /internal-accounts never answers PROCESSING", async () => {
     const { client } = await processingPlatform();
     const { accountId } = await walletCustomer(client);
-    const { sessionKey } = await client.wallet.loginWithEmailOtp({ accountId, otpCode: "000000" });
+    const { session, sessionKey } = await client.wallet.loginWithEmailOtp({ accountId, otpCode: "000000" });
     let resends = 0;
     const onProcessing = () => {
       resends++;
     };
     const exported = await client.wallet.exportWallet(accountId, sessionKey, { onProcessing });
     expect(exported.mnemonic.split(" ")).toHaveLength(24);
-    const account = await client.wallet.setPrivateEnabled(accountId, true, sessionKey, { onProcessing });
+    const before = resends;
+    expect(before).toBeGreaterThanOrEqual(1);
+    const refreshed = await client.wallet.refreshSession(session.id, sessionKey, { onProcessing });
+    expect(refreshed.session.lastResponse.status).toBe(201);
+    expect(refreshed.session.id).not.toBe(session.id);
+    expect(resends).toBeGreaterThan(before);
+    const settledResends = resends;
+    const account = await client.wallet.setPrivateEnabled(accountId, true, refreshed.sessionKey, {
+      onProcessing,
+    });
     expect(account).toMatchObject({ id: accountId, privateEnabled: true });
-    expect(resends).toBeGreaterThanOrEqual(2);
+    expect(resends).toBe(settledResends);
   });
 
   test("PROCESSING longer than maxProcessingResends rejects with WALLET_OPERATION_STILL_PROCESSING; the service completes it on its own", async () => {
     const { client } = await processingPlatform(60_000);
     const { accountId } = await walletCustomer(client);
-    const { sessionKey } = await client.wallet.loginWithEmailOtp(
+    const { session, sessionKey } = await client.wallet.loginWithEmailOtp(
       { accountId, otpCode: "000000" },
       { sleep: (ms) => advance(client, ms + 60_000) },
     );
     const error = await client.wallet
-      .setPrivateEnabled(accountId, true, sessionKey, { maxProcessingResends: 1, sleep: async () => {} })
+      .revokeSession(session.id, sessionKey, { maxProcessingResends: 1, sleep: async () => {} })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaysvcError);
     expect(error).toMatchObject({
       code: "WALLET_OPERATION_STILL_PROCESSING",
       details: { walletRequestId: expect.stringMatching(/^Request:/) },
     });
+    expect((await client.wallet.listSessions(accountId)).data.map((s) => s.id)).toEqual([session.id]);
     await advance(client, 61_000);
     await server.jobs.runDue();
-    expect((await client.internalAccounts.get(accountId)).privateEnabled).toBe(true);
+    expect((await client.wallet.listSessions(accountId)).data).toEqual([]);
   });
 
   test("429 on a challenge re-issue: Retry-After is waited out (here by moving the sandbox clock) and the login goes on", async () => {

@@ -61,7 +61,6 @@ export async function exportWallet(
         now,
         allowedSigner: (key) => isActiveSessionKey(tx, [account.id], key, now),
         processingDelayMs: await walletProcessingDelayMs(tx, caller.platformId),
-        keepResult: false,
       }),
     );
   });

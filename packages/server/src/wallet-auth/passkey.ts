@@ -257,6 +257,6 @@ export async function verifyPasskey(
   }
   if (!verified) throw refused("the signature does not verify");
   await updatePasskeyCounter(tx, method.id, authData.counter);
-  await markCompleted(tx, request.id, { status: 200, body: null, stampSha256: null }, now);
+  await markCompleted(tx, request.id, { state: "ANSWERED", status: 200, body: null, stampSha256: null }, now);
   return openSealedSession(tx, method, String(request.context.clientPublicKey), now);
 }

@@ -18,15 +18,12 @@ const reconcile: JobHandler = async (context) => {
     );
     if (row?.state === "PROCESSING") {
       const now = await jobNow(tx, context);
-      await complete(
-        tx,
-        context.deps,
-        row,
-        String(context.job.payload.signer),
-        null,
+      await complete(tx, context.deps, row, {
+        signer: String(context.job.payload.signer),
+        stampSha256: null,
         now,
-        row.action !== "EXPORT_WALLET",
-      );
+        answered: false,
+      });
     }
     await context.finish(tx);
   });

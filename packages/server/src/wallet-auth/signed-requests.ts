@@ -23,7 +23,8 @@ export interface SignedRequestRow {
   payload_to_sign: string;
   /** Inputs fixed at the first call; `body` is the canonical request body the operation runs on. */
   context: Record<string, unknown>;
-  state: "ISSUED" | "PROCESSING" | "COMPLETED";
+  /** COMPLETED: settled by the reconciler, result not yet delivered; ANSWERED: the client got its answer. */
+  state: "ISSUED" | "PROCESSING" | "COMPLETED" | "ANSWERED";
   stamp_sha256: string | null;
   ready_at: Date | null;
   result_status: number | null;
@@ -80,16 +81,26 @@ export async function markProcessing(tx: Tx, id: string, stampSha256: string, re
   );
 }
 
-/** Records the terminal result; `body` null when it must not be kept (a wallet export). */
+/** Records the terminal result; `body` null when it is not kept (delivered at once, or a wallet export). */
 export async function markCompleted(
   tx: Tx,
   id: string,
-  result: { status: number; body: string | null; stampSha256: string | null },
+  result: {
+    state: "COMPLETED" | "ANSWERED";
+    status: number;
+    body: string | null;
+    stampSha256: string | null;
+  },
   now: Date,
 ): Promise<void> {
   await tx.query(
-    `UPDATE signed_requests SET state = 'COMPLETED', result_status = $2, result_body = $3,
-       stamp_sha256 = COALESCE(stamp_sha256, $4), completed_at = $5 WHERE id = $1`,
-    [id, result.status, result.body, result.stampSha256, now],
+    `UPDATE signed_requests SET state = $2, result_status = $3, result_body = $4,
+       stamp_sha256 = COALESCE(stamp_sha256, $5), completed_at = $6 WHERE id = $1`,
+    [id, result.state, result.status, result.body, result.stampSha256, now],
   );
+}
+
+/** The stored result was handed to the identical request that was answered PROCESSING: it is spent. */
+export async function markAnswered(tx: Tx, id: string): Promise<void> {
+  await tx.query("UPDATE signed_requests SET state = 'ANSWERED', result_body = NULL WHERE id = $1", [id]);
 }

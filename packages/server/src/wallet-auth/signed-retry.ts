@@ -62,8 +62,6 @@ export interface SignedCall {
   allowedSigner: (publicKey: string, request: store.SignedRequestRow) => Promise<boolean>;
   /** Sandbox: answer PROCESSING first and settle this many ms later (0: settle at once). */
   processingDelayMs?: number;
-  /** The export's result is never stored: only the identical signed request receives it. */
-  keepResult?: boolean;
 }
 
 const bodyDigest = (body: unknown) =>
@@ -120,14 +118,21 @@ export async function signedRetry(tx: Tx, deps: Deps, call: SignedCall): Promise
     });
   const stampSha256 = sha256Hex(signature);
   const resumed = row.stamp_sha256 === stampSha256;
-  if (row.state === "COMPLETED") {
-    // The identical signed request that was answered PROCESSING gets the result the reconciler reached;
-    // a result that is never stored (a wallet export) is produced again for it.
-    if (resumed && row.result_status !== null && row.result_body !== null)
-      return { status: row.result_status, body: row.result_body === "" ? null : JSON.parse(row.result_body) };
-    if (resumed && row.result_status !== null)
-      return performerOf(row.action)(tx, deps, row, stamp.publicKey, call.now);
+  // A requestId is single use (interface, Authentication rule 6): once a terminal answer was given, any
+  // further use is refused. Only the identical request that was answered PROCESSING may come back, once,
+  // for the result the reconciler reached (a wallet export's result is never stored: it is made again).
+  if (row.state === "ANSWERED" || (row.state === "COMPLETED" && !resumed))
     throw invalid("this requestId was already used");
+  if (row.state === "COMPLETED") {
+    const result =
+      row.result_body !== null
+        ? {
+            status: row.result_status ?? 200,
+            body: row.result_body === "" ? null : JSON.parse(row.result_body),
+          }
+        : await performerOf(row.action)(tx, deps, row, stamp.publicKey, call.now);
+    await store.markAnswered(tx, row.id);
+    return result;
   }
   if (row.state === "ISSUED" && call.now.getTime() > row.expires_at.getTime())
     throw invalid("the challenge expired; start a new operation");
@@ -149,7 +154,7 @@ export async function signedRetry(tx: Tx, deps: Deps, call: SignedCall): Promise
   }
   if (row.state === "PROCESSING" && row.ready_at && call.now.getTime() < row.ready_at.getTime())
     return processing;
-  return complete(tx, deps, row, stamp.publicKey, stampSha256, call.now, call.keepResult ?? true);
+  return complete(tx, deps, row, { signer: stamp.publicKey, stampSha256, now: call.now, answered: true });
 }
 
 const invalid = (why: string) =>
@@ -197,18 +202,29 @@ async function issue(tx: Tx, call: SignedCall): Promise<store.SignedRequestRow> 
   return row;
 }
 
-/** Runs the registered operation and records its result (the body only when it may be kept). */
+/**
+ * Runs the registered operation and records its end. `answered`: the client receives this result now, so
+ * the requestId is spent; otherwise (the reconciler) the result waits for the identical request that was
+ * answered PROCESSING, and only a result that may be kept is stored (never a wallet export's).
+ */
 export async function complete(
   tx: Tx,
   deps: Deps,
   row: store.SignedRequestRow,
-  signer: string,
-  stampSha256: string | null,
-  now: Date,
-  keepResult: boolean,
+  end: { signer: string; stampSha256: string | null; now: Date; answered: boolean },
 ): Promise<SignedResponse> {
-  const result = await performerOf(row.action)(tx, deps, row, signer, now);
-  const body = keepResult ? (result.body === null ? "" : JSON.stringify(result.body)) : null;
-  await store.markCompleted(tx, row.id, { status: result.status, body, stampSha256 }, now);
+  const result = await performerOf(row.action)(tx, deps, row, end.signer, end.now);
+  const keep = !end.answered && row.action !== "EXPORT_WALLET";
+  await store.markCompleted(
+    tx,
+    row.id,
+    {
+      state: end.answered ? "ANSWERED" : "COMPLETED",
+      status: result.status,
+      body: keep ? (result.body === null ? "" : JSON.stringify(result.body)) : null,
+      stampSha256: end.stampSha256,
+    },
+    end.now,
+  );
   return result;
 }

@@ -106,7 +106,7 @@ export const signedRequests = pgTable(
     payloadToSign: text("payload_to_sign").notNull(),
     /** Operation inputs fixed at the first call (the OTP verify's client key, the credential id…). */
     context: jsonb("context").notNull().default({}),
-    state: text("state", { enum: ["ISSUED", "PROCESSING", "COMPLETED"] }).notNull(),
+    state: text("state", { enum: ["ISSUED", "PROCESSING", "COMPLETED", "ANSWERED"] }).notNull(),
     /** sha256 of the stamp that moved it to PROCESSING: only that identical request may resume it. */
     stampSha256: text("stamp_sha256"),
     /** PROCESSING (sandbox): when the provider is done settling. */

@@ -3,7 +3,6 @@ import { type Deps, nowFor } from "../core/deps.js";
 import type { Caller } from "../core/http/context.js";
 import { toInternalAccount } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
-import { walletProcessingDelayMs } from "../platform/platforms.js";
 import { isActiveSessionKey } from "./export.js";
 import { type SignedHttp, signedCall } from "./signed-calls.js";
 import type { SignedRequestRow } from "./signed-requests.js";
@@ -29,8 +28,8 @@ export async function updateInternalAccount(
   const now = nowFor(deps, caller);
   return deps.db.transaction(async (tx) => {
     const account = await walletAccountOrThrow(tx, caller, rawAccountId);
-    // Our own endpoint (conventions §2.2) honours the sandbox PROCESSING delay too, so clients can test
-    // PROCESSING on an operation whose effect GET shows (docs/decisions.md "Embedded wallet authentication").
+    // Not one of the seven endpoints that may answer PROCESSING (interface "Handling a still-processing
+    // response"): the sandbox processing delay does not apply, the signed retry settles at once.
     return signedRetry(
       tx,
       deps,
@@ -40,7 +39,6 @@ export async function updateInternalAccount(
         body,
         now,
         allowedSigner: (key) => isActiveSessionKey(tx, [account.id], key, now),
-        processingDelayMs: await walletProcessingDelayMs(tx, caller.platformId),
       }),
     );
   });

@@ -85,10 +85,10 @@ describe("concurrent signed retries with the same requestId", () => {
       "SELECT state FROM signed_requests WHERE id = $1",
       [challenge.requestId],
     );
-    expect(row?.state).toBe("COMPLETED");
+    expect(row?.state).toBe("ANSWERED");
   });
 
-  test("ten identical signed retries at once: the operation runs once and every answer is that one result (one new session)", async () => {
+  test("ten identical signed retries at once: the operation runs once, one answer is 201 and the nine others are 401 WALLET_SIGNATURE_INVALID (a requestId is single use)", async () => {
     const { accountId } = await walletCustomer(server.client);
     const session = await sessionFor(server, accountId);
     const path = `/auth/sessions/${session.sessionId}/refresh`;
@@ -98,11 +98,16 @@ describe("concurrent signed retries with the same requestId", () => {
     expect(challenge.status, challenge.text).toBe(202);
     const headers = await signedHeaders(session, challenge.body);
     const responses = await Promise.all(
-      Array.from({ length: 10 }, () => server.client.post<{ id: string }>(path, body, { headers })),
+      Array.from({ length: 10 }, () =>
+        server.client.post<{ id?: string; code?: string }>(path, body, { headers }),
+      ),
     );
-    expect(responses.map((r) => r.status)).toEqual(Array(10).fill(201));
-    const ids = new Set(responses.map((r) => r.body.id));
-    expect(ids.size).toBe(1);
+    const won = responses.filter((r) => r.status === 201);
+    expect(won).toHaveLength(1);
+    expect(responses.filter((r) => r.status !== 201).map((r) => [r.status, r.body.code])).toEqual(
+      Array(9).fill([401, "WALLET_SIGNATURE_INVALID"]),
+    );
+    const ids = new Set(won.map((r) => r.body.id));
     const live = await server.client.get<{ data: { id: string }[] }>(`/auth/sessions?accountId=${accountId}`);
     expect(live.body.data.map((s) => s.id)).toEqual([...ids]);
     const [count] = await server.db.query<{ n: number }>(

@@ -153,7 +153,7 @@ describe("POST /auth/credentials (conventions §5.2, §5.8 create)", () => {
     expect(again.body).toMatchObject({ code: "SMS_OTP_CREDENTIAL_ALREADY_EXISTS" });
   });
 
-  test("two adds challenged together: the second retry settles 400 SMS_OTP_CREDENTIAL_ALREADY_EXISTS, and re-sending it answers the same", async () => {
+  test("two adds challenged together: the second retry settles 400 SMS_OTP_CREDENTIAL_ALREADY_EXISTS, a terminal answer: re-sending it is 401 WALLET_SIGNATURE_INVALID", async () => {
     const wallet = await loggedInWallet();
     const body = { type: "SMS_OTP", accountId: wallet.accountId };
     const one = await client.post<Challenge>("/auth/credentials", body);
@@ -164,7 +164,8 @@ describe("POST /auth/credentials (conventions §5.2, §5.8 create)", () => {
     const late = await client.post("/auth/credentials", body, { headers: headersTwo });
     expect(late.status).toBe(400);
     expect(late.body).toMatchObject({ code: "SMS_OTP_CREDENTIAL_ALREADY_EXISTS" });
-    expect((await client.post("/auth/credentials", body, { headers: headersTwo })).body).toEqual(late.body);
+    const resent = await client.post("/auth/credentials", body, { headers: headersTwo });
+    expect([resent.status, resent.body.code]).toEqual([401, "WALLET_SIGNATURE_INVALID"]);
     expect((await list(wallet.accountId)).filter((m) => m.type === "SMS_OTP")).toHaveLength(1);
   });
 
@@ -257,8 +258,9 @@ describe("DELETE /auth/credentials/{id} (flow 9; conventions §5.2, §5.8 revoke
     expect(done.status, done.text).toBe(204);
     expect(done.text).toBe("");
     expect(await sessions(wallet.accountId)).toEqual([smsSession]);
+    // A requestId is single use: the identical signed retry after its 204 is refused.
     const again = await client.delete(path, { headers });
-    expect(again.status).toBe(204);
+    expect([again.status, again.body.code]).toEqual([401, "WALLET_SIGNATURE_INVALID"]);
     for (const res of [
       await client.delete(path),
       await client.post(`${path}/challenge`),

@@ -163,7 +163,7 @@ describe("wallet export (conventions §5.2, §5.4)", () => {
       "SELECT state, result_status, result_body FROM signed_requests WHERE id = $1",
       [challenge.body.requestId],
     );
-    expect(row).toEqual({ state: "COMPLETED", result_status: 200, result_body: null });
+    expect(row).toEqual({ state: "ANSWERED", result_status: 200, result_body: null });
     const bundleData = JSON.parse(result.body.encryptedWalletCredentials).data as string;
     const ciphertext = JSON.parse(Buffer.from(bundleData, "hex").toString("utf8")).ciphertext as string;
     const words = mnemonic.split(" ");
@@ -183,17 +183,18 @@ describe("wallet export (conventions §5.2, §5.4)", () => {
     }
   });
 
-  test("the identical signed request re-sent gets the credentials again; a different signature on that requestId is 401", async () => {
+  test("a requestId is single use: the identical signed export re-sent after its 200 is 401 WALLET_SIGNATURE_INVALID, and so is another signature on it", async () => {
     const { accountId } = await walletCustomer(server.client);
     const session = await sessionFor(server, accountId);
     const { result, client, challenge, headers } = await exportOnce(accountId, session);
+    expect(result.status).toBe(200);
     const body = { clientPublicKey: client.publicKeyUncompressed };
-    const again = await server.client.post<Exported>(exportPath(accountId), body, { headers });
-    expect(again.status).toBe(200);
-    expect(again.body.encryptedWalletCredentials).not.toBe(result.body.encryptedWalletCredentials);
-    expect(await openBundle(again.body.encryptedWalletCredentials, accountId, client.privateKey)).toBe(
-      await openBundle(result.body.encryptedWalletCredentials, accountId, client.privateKey),
-    );
+    const again = await server.client.post(exportPath(accountId), body, { headers });
+    expect(again.status).toBe(401);
+    expect(again.body).toEqual({
+      code: "WALLET_SIGNATURE_INVALID",
+      reason: expect.stringMatching(/already used/),
+    });
     const otherSession = await sessionFor(server, accountId);
     const reuse = await server.client.post(exportPath(accountId), body, {
       headers: await signedHeaders(otherSession, challenge.body),
@@ -203,7 +204,7 @@ describe("wallet export (conventions §5.2, §5.4)", () => {
     expect(String(reuse.body.reason)).toContain("already used");
   });
 
-  test("a retry after expiresAt is 401 WALLET_SIGNATURE_INVALID, also for a completed export re-sent; a fresh export works", async () => {
+  test("a retry after expiresAt is 401 WALLET_SIGNATURE_INVALID (expired), a completed export re-sent too (already used); a fresh export works", async () => {
     const { accountId } = await walletCustomer(server.client);
     const session = await sessionFor(server, accountId);
     const client = generateP256KeyPair();
@@ -224,7 +225,7 @@ describe("wallet export (conventions §5.2, §5.4)", () => {
     );
     expect(resent.status).toBe(401);
     expect(resent.body).toMatchObject({ code: "WALLET_SIGNATURE_INVALID" });
-    expect(String(resent.body.reason)).toContain("expired");
+    expect(String(resent.body.reason)).toContain("already used");
     // The session (15 minutes) is still active: a fresh export goes through.
     const fresh = await exportOnce(accountId, session);
     expect(fresh.result.status).toBe(200);
@@ -323,7 +324,7 @@ describe("wallet export (conventions §5.2, §5.4)", () => {
 });
 
 describe("wallet export through PROCESSING (interface 'Handling a still-processing response' 1-4)", () => {
-  test("with a sandbox delay the retry answers PROCESSING; the identical re-send after it settles returns the bundle", async () => {
+  test("with a sandbox delay the retry answers PROCESSING; the identical re-send after it settles returns the bundle, once", async () => {
     const platform = await server.newPlatform();
     const client = server.client.as(platform);
     const config = await client.patch("/config", { walletAuthConfig: { sandboxProcessingDelayMs: 10_000 } });
@@ -357,12 +358,45 @@ describe("wallet export through PROCESSING (interface 'Handling a still-processi
       "SELECT state, result_body FROM signed_requests WHERE id = $1",
       [call.challenge.body.requestId],
     );
-    expect(row).toEqual({ state: "COMPLETED", result_body: null });
-    const afterReconcile = await client.post<Exported>(exportPath(accountId), body, {
-      headers: call.headers,
-    });
-    expect(
-      await openBundle(afterReconcile.body.encryptedWalletCredentials, accountId, keyPair.privateKey, signer),
-    ).toBe(mnemonic);
+    expect(row).toEqual({ state: "ANSWERED", result_body: null });
+    const afterAnswer = await client.post(exportPath(accountId), body, { headers: call.headers });
+    expect([afterAnswer.status, afterAnswer.body.code]).toEqual([401, "WALLET_SIGNATURE_INVALID"]);
+  });
+
+  test("settled by the reconciler first, nothing of the export is stored; the identical re-send gets a bundle made afresh, once", async () => {
+    const platform = await server.newPlatform();
+    const client = server.client.as(platform);
+    await client.patch("/config", { walletAuthConfig: { sandboxProcessingDelayMs: 10_000 } });
+    const { accountId } = await walletCustomer(client);
+    const session = await sessionFor(server, accountId, platform.platformId);
+    const keyPair = generateP256KeyPair();
+    const body = { clientPublicKey: keyPair.publicKeyUncompressed };
+    const call = await signedCall<Exported>(client, "POST", exportPath(accountId), body, session);
+    expect(call.result.body).toMatchObject({ status: "PROCESSING" });
+    const now = await platformNow(server, platform.platformId);
+    await client.post("/sandbox/clock/advance", { to: new Date(now.getTime() + 11_000).toISOString() });
+    await server.jobs.runDue();
+    const state = async () =>
+      (
+        await server.db.query<{ state: string; result_body: string | null }>(
+          "SELECT state, result_body FROM signed_requests WHERE id = $1",
+          [call.challenge.body.requestId],
+        )
+      )[0];
+    expect(await state()).toEqual({ state: "COMPLETED", result_body: null });
+    const settled = await client.post<Exported>(exportPath(accountId), body, { headers: call.headers });
+    expect(settled.status).toBe(200);
+    const signer = (await client.get<{ bundleSigningPublicKey: string }>("/config")).body
+      .bundleSigningPublicKey;
+    const mnemonic = await openBundle(
+      settled.body.encryptedWalletCredentials,
+      accountId,
+      keyPair.privateKey,
+      signer,
+    );
+    expect(validateMnemonic(mnemonic, wordlist)).toBe(true);
+    expect(await state()).toEqual({ state: "ANSWERED", result_body: null });
+    const again = await client.post(exportPath(accountId), body, { headers: call.headers });
+    expect([again.status, again.body.code]).toEqual([401, "WALLET_SIGNATURE_INVALID"]);
   });
 });

@@ -133,15 +133,19 @@ describe("flow 1: EMAIL_OTP session (conventions §5.4, §5.5)", () => {
     expect(await sessions(client, wallet.accountId)).toEqual([session]);
   });
 
-  test("the identical signed retry sent again answers the same session, never a second one", async () => {
+  test("a requestId is single use: the identical signed retry re-sent after its 200 AuthSession is 401 WALLET_SIGNATURE_INVALID, and no second session", async () => {
     const wallet = await newWalletCustomer(client);
     const { key, body, path, first } = await otpVerifyChallenge(client, wallet.emailOtp.id);
     const headers = signedHeaders(stamp(first.body.payloadToSign, key), first.body.requestId);
     const one = await client.post<SessionBody>(path, body, { headers });
-    const two = await client.post<SessionBody>(path, body, { headers });
-    expect(two.status).toBe(200);
-    expect(two.body).toEqual(one.body);
-    expect(await sessions(client, wallet.accountId)).toHaveLength(1);
+    expect(one.status, one.text).toBe(200);
+    const two = await client.post<{ code: string; reason: string }>(path, body, { headers });
+    expect(two.status).toBe(401);
+    expect(two.body).toEqual({
+      code: "WALLET_SIGNATURE_INVALID",
+      reason: expect.stringMatching(/already used/),
+    });
+    expect(await sessions(client, wallet.accountId)).toEqual([one.body]);
   });
 
   test("a client key sent uncompressed (04…) is bound in its compressed form, which then signs", async () => {

@@ -289,7 +289,7 @@ describe("passkey verify (conventions §5.6, §5.8)", () => {
       "SELECT state FROM signed_requests WHERE id = $1",
       [requestId],
     );
-    expect(request?.state).toBe("COMPLETED");
+    expect(request?.state).toBe("ANSWERED");
   });
 
   test("each login needs a new challenge: a used one -> 401 UNAUTHORIZED", async () => {

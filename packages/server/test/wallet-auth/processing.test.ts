@@ -11,14 +11,16 @@ import {
 } from "./session-fixture.js";
 
 type Account = { id: string; privateEnabled?: boolean; updatedAt: string };
+type Session = { id: string };
 type Config = {
   bundleSigningPublicKey: string;
   walletAuthConfig: { sandboxProcessingDelayMs: number; passkey?: unknown };
 };
 
 // The sandbox PROCESSING delay (PATCH /config walletAuthConfig.sandboxProcessingDelayMs) lets clients test
-// interface "Handling a still-processing response" rules 1-3. PATCH /internal-accounts/{id} is the signed
-// action here because GET shows its effect; the platform's sandbox clock decides when it is ready.
+// interface "Handling a still-processing response" rules 1-3. DELETE /auth/sessions/{id}, one of the seven
+// endpoints that may answer PROCESSING, is the signed action here because GET /auth/sessions shows its
+// effect; the platform's sandbox clock decides when it is ready.
 
 let server: TestServer;
 beforeAll(async () => {
@@ -28,6 +30,7 @@ afterAll(() => server.close());
 
 const DELAY_MS = 20_000;
 const path = (accountId: string) => `/internal-accounts/${accountId}`;
+const sessionPath = (sessionId: string) => `/auth/sessions/${sessionId}`;
 
 async function delayedPlatform(delayMs = DELAY_MS): Promise<{ platform: Credentials; client: TestClient }> {
   const platform = await server.newPlatform();
@@ -39,12 +42,28 @@ async function delayedPlatform(delayMs = DELAY_MS): Promise<{ platform: Credenti
   return { platform, client };
 }
 
+/** A wallet with two sessions: `signer` authorizes revoking `target`. */
 async function wallet(
   client: TestClient,
   platform: Credentials,
-): Promise<{ accountId: string; session: SessionKey }> {
+): Promise<{ accountId: string; signer: SessionKey; target: SessionKey }> {
   const { accountId } = await walletCustomer(client);
-  return { accountId, session: await sessionFor(server, accountId, platform.platformId) };
+  const signer = await sessionFor(server, accountId, platform.platformId);
+  return { accountId, signer, target: await sessionFor(server, accountId, platform.platformId) };
+}
+
+async function liveSessions(client: TestClient, accountId: string): Promise<string[]> {
+  const res = await client.get<{ data: Session[] }>(`/auth/sessions?accountId=${accountId}`);
+  expect(res.status).toBe(200);
+  return res.body.data.map((s) => s.id).sort();
+}
+
+function expectSpent(res: { status: number; body: unknown }): void {
+  expect(res.status).toBe(401);
+  expect(res.body).toEqual({
+    code: "WALLET_SIGNATURE_INVALID",
+    reason: expect.stringMatching(/already used/),
+  });
 }
 
 async function advance(client: TestClient, platform: Credentials, ms: number): Promise<void> {
@@ -128,67 +147,48 @@ describe("walletAuthConfig.sandboxProcessingDelayMs on /config", () => {
 });
 
 describe("PROCESSING and its completion (interface 'Handling a still-processing response')", () => {
-  test("without a delay the signed retry settles at once", async () => {
+  test("without a delay the signed retry settles at once: 204", async () => {
     const { platform, client } = await delayedPlatform(0);
-    const { accountId, session } = await wallet(client, platform);
-    const { result } = await signedCall<Account>(
-      client,
-      "PATCH",
-      path(accountId),
-      { privateEnabled: true },
-      session,
-    );
-    expect(result.status).toBe(200);
-    expect(result.body.privateEnabled).toBe(true);
+    const { accountId, signer, target } = await wallet(client, platform);
+    const { result } = await signedCall(client, "DELETE", sessionPath(target.sessionId), undefined, signer);
+    expect(result.status).toBe(204);
+    expect(await liveSessions(client, accountId)).toEqual([signer.sessionId]);
   });
 
   test("the first signed call answers 200 PROCESSING and the identical re-send before ready answers PROCESSING again", async () => {
     const { platform, client } = await delayedPlatform();
-    const { accountId, session } = await wallet(client, platform);
-    const call = await signedCall(client, "PATCH", path(accountId), { privateEnabled: true }, session);
+    const { accountId, signer, target } = await wallet(client, platform);
+    const both = [signer.sessionId, target.sessionId].sort();
+    const call = await signedCall(client, "DELETE", sessionPath(target.sessionId), undefined, signer);
     expect(call.result.status).toBe(200);
     expect(call.result.body).toEqual({ status: "PROCESSING", message: expect.any(String) });
-    expect((await client.get<Account>(path(accountId))).body.privateEnabled).toBe(false);
+    expect(await liveSessions(client, accountId)).toEqual(both);
     await advance(client, platform, DELAY_MS - 5_000);
-    const again = await client.patch(path(accountId), { privateEnabled: true }, { headers: call.headers });
+    const again = await client.delete(sessionPath(target.sessionId), { headers: call.headers });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ status: "PROCESSING" });
-    expect((await client.get<Account>(path(accountId))).body.privateEnabled).toBe(false);
+    expect(await liveSessions(client, accountId)).toEqual(both);
     expect((await requestRow(call.challenge.body.requestId))?.state).toBe("PROCESSING");
   });
 
-  test("once the platform clock passes ready, the identical re-send gets the terminal result, exactly once", async () => {
+  test("once the platform clock passes ready, the identical re-send gets the terminal result; any later use of the requestId is 401 WALLET_SIGNATURE_INVALID", async () => {
     const { platform, client } = await delayedPlatform();
-    const { accountId, session } = await wallet(client, platform);
-    const body = { privateEnabled: true };
+    const { accountId, signer, target } = await wallet(client, platform);
     // The reconciler is held back so that the client's re-send is what completes the operation.
     await server.jobs.stop();
     try {
-      const call = await signedCall(client, "PATCH", path(accountId), body, session);
+      const call = await signedCall(client, "DELETE", sessionPath(target.sessionId), undefined, signer);
       expect(call.result.body).toMatchObject({ status: "PROCESSING" });
       await advance(client, platform, DELAY_MS + 1_000);
-      const settled = await client.patch<Account>(path(accountId), body, { headers: call.headers });
-      expect(settled.status).toBe(200);
-      expect(settled.body).toMatchObject({ id: accountId, privateEnabled: true });
+      const settled = await client.delete(sessionPath(target.sessionId), { headers: call.headers });
+      expect(settled.status).toBe(204);
+      expect(await liveSessions(client, accountId)).toEqual([signer.sessionId]);
       const row = await requestRow(call.challenge.body.requestId);
-      expect(row?.state).toBe("COMPLETED");
+      expect(row?.state).toBe("ANSWERED");
       // The reconciler then finds it settled and changes nothing.
       await server.jobs.runDue();
       expect(await requestRow(call.challenge.body.requestId)).toEqual(row);
-      // Flip it back with a new operation: re-sending the first one replays its answer, never runs it again.
-      await client.patch("/config", { walletAuthConfig: { sandboxProcessingDelayMs: 0 } });
-      const off = await signedCall<Account>(
-        client,
-        "PATCH",
-        path(accountId),
-        { privateEnabled: false },
-        session,
-      );
-      expect(off.result.body.privateEnabled).toBe(false);
-      const replay = await client.patch<Account>(path(accountId), body, { headers: call.headers });
-      expect(replay.status).toBe(200);
-      expect(replay.body).toEqual(settled.body);
-      expect((await client.get<Account>(path(accountId))).body.privateEnabled).toBe(false);
+      expectSpent(await client.delete(sessionPath(target.sessionId), { headers: call.headers }));
     } finally {
       server.jobs.start();
     }
@@ -196,39 +196,52 @@ describe("PROCESSING and its completion (interface 'Handling a still-processing 
 
   test("a different signature on the requestId of a PROCESSING operation is 401 WALLET_SIGNATURE_INVALID", async () => {
     const { platform, client } = await delayedPlatform();
-    const { accountId, session } = await wallet(client, platform);
-    const body = { privateEnabled: true };
-    const call = await signedCall(client, "PATCH", path(accountId), body, session);
+    const { accountId, signer, target } = await wallet(client, platform);
+    const call = await signedCall(client, "DELETE", sessionPath(target.sessionId), undefined, signer);
     expect(call.result.body).toMatchObject({ status: "PROCESSING" });
-    const other = await sessionFor(server, accountId, platform.platformId);
-    const res = await client.patch(path(accountId), body, {
-      headers: await signedHeaders(other, call.challenge.body as Challenge),
+    const res = await client.delete(sessionPath(target.sessionId), {
+      headers: await signedHeaders(target, call.challenge.body as Challenge),
     });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: "WALLET_SIGNATURE_INVALID" });
     // The original identical request is still the one that completes it.
     await advance(client, platform, DELAY_MS + 1_000);
-    const settled = await client.patch<Account>(path(accountId), body, { headers: call.headers });
-    expect(settled.body).toMatchObject({ privateEnabled: true });
+    const settled = await client.delete(sessionPath(target.sessionId), { headers: call.headers });
+    expect(settled.status).toBe(204);
+    expect(await liveSessions(client, accountId)).toEqual([signer.sessionId]);
   });
 
-  test("the reconciler completes it on its own when the client never re-sends, visible through GET", async () => {
+  test("the reconciler completes it on its own when the client never re-sends, visible through GET; the identical re-send then gets that result once", async () => {
     const { platform, client } = await delayedPlatform();
-    const { accountId, session } = await wallet(client, platform);
-    const body = { privateEnabled: true };
-    const call = await signedCall(client, "PATCH", path(accountId), body, session);
+    const { accountId, signer, target } = await wallet(client, platform);
+    const call = await signedCall(client, "DELETE", sessionPath(target.sessionId), undefined, signer);
     expect(call.result.body).toMatchObject({ status: "PROCESSING" });
     await server.jobs.runDue();
-    expect((await client.get<Account>(path(accountId))).body.privateEnabled).toBe(false);
+    expect(await liveSessions(client, accountId)).toEqual([signer.sessionId, target.sessionId].sort());
     await advance(client, platform, DELAY_MS + 1_000);
     await server.jobs.runDue();
-    const account = (await client.get<Account>(path(accountId))).body;
-    expect(account.privateEnabled).toBe(true);
+    expect(await liveSessions(client, accountId)).toEqual([signer.sessionId]);
     expect((await requestRow(call.challenge.body.requestId))?.state).toBe("COMPLETED");
-    // A later identical re-send gets the result the reconciler reached.
-    const resent = await client.patch<Account>(path(accountId), body, { headers: call.headers });
-    expect(resent.status).toBe(200);
-    expect(resent.body).toEqual(account);
+    const resent = await client.delete(sessionPath(target.sessionId), { headers: call.headers });
+    expect(resent.status).toBe(204);
+    expect(resent.text).toBe("");
+    expect((await requestRow(call.challenge.body.requestId))?.state).toBe("ANSWERED");
+    expectSpent(await client.delete(sessionPath(target.sessionId), { headers: call.headers }));
+  });
+
+  test("PATCH /internal-accounts/{id} never answers PROCESSING: the interface does not list it", async () => {
+    const { platform, client } = await delayedPlatform();
+    const { accountId, signer } = await wallet(client, platform);
+    const { result } = await signedCall<Account>(
+      client,
+      "PATCH",
+      path(accountId),
+      { privateEnabled: true },
+      signer,
+    );
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ id: accountId, privateEnabled: true });
+    expect((await client.get<Account>(path(accountId))).body.privateEnabled).toBe(true);
   });
 
   test("PATCH /customers never answers PROCESSING: the interface does not list it", async () => {

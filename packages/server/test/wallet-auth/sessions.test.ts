@@ -95,7 +95,9 @@ describe("POST /auth/sessions/{id}/refresh (conventions §5.2)", () => {
     expect(Date.parse(renewed.body.expiresAt) - Date.parse(renewed.body.createdAt)).toBe(15 * 60_000);
     expect(Date.parse(renewed.body.expiresAt)).toBeGreaterThan(Date.parse(wallet.session.expiresAt));
     expect(await sessions(wallet.accountId)).toEqual([renewed.body]);
-    expect((await client.post(path, body, { headers })).body).toEqual(renewed.body);
+    // A requestId is single use: the identical signed retry re-sent is refused.
+    const resent = await client.post(path, body, { headers });
+    expect([resent.status, resent.body.code]).toEqual([401, "WALLET_SIGNATURE_INVALID"]);
     // The old key no longer signs; the new one does.
     const old = await signedRequest(
       client,
@@ -196,7 +198,8 @@ describe("DELETE /auth/sessions/{id} (conventions §5.2)", () => {
     const done = await client.delete(path, { headers });
     expect(done.status, done.text).toBe(204);
     expect(await sessions(wallet.accountId)).toEqual([other.session]);
-    expect((await client.delete(path, { headers })).status).toBe(204);
+    const resent = await client.delete(path, { headers });
+    expect([resent.status, resent.body.code]).toEqual([401, "WALLET_SIGNATURE_INVALID"]);
     const signs = await signedRequest(
       client,
       "DELETE",
@@ -219,7 +222,7 @@ describe("DELETE /auth/sessions/{id} (conventions §5.2)", () => {
     expect(await sessions(wallet.accountId)).toEqual([other.session]);
   });
 
-  test("a session revoked between its challenge and the retry: the retry settles 404 SESSION_NOT_FOUND, and re-sending answers the same", async () => {
+  test("a session revoked between its challenge and the retry: the retry settles 404 SESSION_NOT_FOUND, a terminal answer: re-sending is 401 WALLET_SIGNATURE_INVALID", async () => {
     const wallet = await loggedInWallet();
     const other = await otpLogin(client, wallet.emailOtp.id);
     const path = `/auth/sessions/${other.session.id}`;
@@ -229,6 +232,7 @@ describe("DELETE /auth/sessions/{id} (conventions §5.2)", () => {
     const late = await client.delete(path, { headers });
     expect(late.status).toBe(404);
     expect(late.body).toMatchObject({ code: "SESSION_NOT_FOUND" });
-    expect((await client.delete(path, { headers })).body).toEqual(late.body);
+    const resent = await client.delete(path, { headers });
+    expect([resent.status, resent.body.code]).toEqual([401, "WALLET_SIGNATURE_INVALID"]);
   });
 });

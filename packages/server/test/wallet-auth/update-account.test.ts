@@ -58,7 +58,7 @@ describe("PATCH /internal-accounts/{id} {privateEnabled} (conventions §2.2, §5
     expect((await server.client.get<Account>(path(accountId))).body).toEqual(result.body);
   });
 
-  test("the identical signed request re-sent gets the stored answer and changes nothing again", async () => {
+  test("a requestId is single use: the identical signed request re-sent after its 200 is 401 WALLET_SIGNATURE_INVALID and changes nothing again", async () => {
     const { accountId, session } = await wallet();
     const on = await signedCall<Account>(
       server.client,
@@ -80,8 +80,11 @@ describe("PATCH /internal-accounts/{id} {privateEnabled} (conventions §2.2, §5
       { privateEnabled: true },
       { headers: on.headers },
     );
-    expect(again.status).toBe(200);
-    expect(again.body).toEqual(on.result.body);
+    expect(again.status).toBe(401);
+    expect(again.body).toEqual({
+      code: "WALLET_SIGNATURE_INVALID",
+      reason: expect.stringMatching(/already used/),
+    });
     expect((await server.client.get<Account>(path(accountId))).body.privateEnabled).toBe(false);
   });
 

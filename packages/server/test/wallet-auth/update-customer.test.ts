@@ -120,7 +120,7 @@ describe("PATCH /customers/{id} and tied OTP credentials (conventions §2.1, §5
     expect(result.body).toMatchObject({ id: customerId, customerType: "INDIVIDUAL", email });
   });
 
-  test("the identical signed request re-sent replays its answer and never updates a second time", async () => {
+  test("a requestId is single use: the identical signed request re-sent after its 200 is 401 WALLET_SIGNATURE_INVALID and never updates a second time", async () => {
     const { customerId, session } = await tiedCustomer();
     const email = uniqueEmail("once");
     const body = { email, agreementConsents: [] };
@@ -129,8 +129,11 @@ describe("PATCH /customers/{id} and tied OTP credentials (conventions §2.1, §5
     const renamed = await server.client.patch<Customer>(path(customerId), { fullName: "Later Name" });
     expect(renamed.status).toBe(200);
     const again = await server.client.patch<Customer>(path(customerId), body, { headers: first.headers });
-    expect(again.status).toBe(200);
-    expect(again.body).toEqual(first.result.body);
+    expect(again.status).toBe(401);
+    expect(again.body).toEqual({
+      code: "WALLET_SIGNATURE_INVALID",
+      reason: expect.stringMatching(/already used/),
+    });
     expect((await server.client.get<Customer>(path(customerId))).body).toEqual(renamed.body);
   });
 

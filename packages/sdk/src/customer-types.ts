@@ -30,7 +30,8 @@ export interface AgreementConsentInput {
   type: AgreementType;
   termsVersion: string;
   acceptedAt: string;
-  ipAddress?: string;
+  /** The end user's IP address when they accepted (IPv4 or IPv6); required. */
+  ipAddress: string;
   acceptanceMethod?: AcceptanceMethod;
 }
 
@@ -38,7 +39,8 @@ export interface AgreementConsentInput {
 export interface EndUserTermsConsentInput {
   termsVersion: string;
   acceptedAt: string;
-  ipAddress?: string;
+  /** The end user's IP address when they accepted (IPv4 or IPv6); required. */
+  ipAddress: string;
   acceptanceMethod?: AcceptanceMethod;
 }
 

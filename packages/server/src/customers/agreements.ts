@@ -48,14 +48,14 @@ export interface ConsentInput {
   type: AgreementType;
   termsVersion: string;
   acceptedAt: string;
-  ipAddress?: string | undefined;
+  ipAddress: string;
   acceptanceMethod?: AcceptanceMethod | undefined;
 }
 
 export interface DeprecatedTermsConsent {
   termsVersion: string;
   acceptedAt: string;
-  ipAddress?: string | undefined;
+  ipAddress: string;
   acceptanceMethod?: AcceptanceMethod | undefined;
 }
 

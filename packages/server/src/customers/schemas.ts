@@ -20,14 +20,14 @@ export const AgreementConsentInput = object({
   type: StringEnum(agreementTypes),
   termsVersion: Text(64),
   acceptedAt: DateTime(),
-  ipAddress: Type.Optional(Type.String({ format: "ip" })),
+  ipAddress: Type.String({ format: "ip" }),
   acceptanceMethod: Type.Optional(StringEnum(acceptanceMethods)),
 });
 
 export const EndUserTermsConsentInput = object({
   termsVersion: Text(64),
   acceptedAt: DateTime(),
-  ipAddress: Type.Optional(Type.String({ format: "ip" })),
+  ipAddress: Type.String({ format: "ip" }),
   acceptanceMethod: Type.Optional(StringEnum(acceptanceMethods)),
 });
 

@@ -41,7 +41,12 @@ describe("agreementConsents (interface: Customer agreementConsents; conventions 
       customerType: "INDIVIDUAL",
       agreementConsents: [
         terms("2026-01-02T03:04:05.000Z"),
-        { type: "PRIVACY_POLICY", termsVersion: "2024-06-01", acceptedAt: "2026-01-02T03:04:05-06:00" },
+        {
+          type: "PRIVACY_POLICY",
+          termsVersion: "2024-06-01",
+          acceptedAt: "2026-01-02T03:04:05-06:00",
+          ipAddress: "2001:db8::7",
+        },
       ],
     });
     expect(res.status).toBe(201);
@@ -50,6 +55,7 @@ describe("agreementConsents (interface: Customer agreementConsents; conventions 
         type: "PRIVACY_POLICY",
         termsVersion: "2024-06-01",
         acceptedAt: "2026-01-02T09:04:05.000Z",
+        ipAddress: "2001:db8::7",
         acceptanceMethod: "CLICKWRAP",
       },
       {
@@ -122,7 +128,11 @@ describe("agreementConsents (interface: Customer agreementConsents; conventions 
     const before = await server.client.get<{ totalCount: number }>("/customers");
     const res = await server.client.post<ErrorBody>("/customers", {
       customerType: "INDIVIDUAL",
-      endUserTermsConsent: { termsVersion: "2025-10-01", acceptedAt: "2026-01-02T03:04:05Z" },
+      endUserTermsConsent: {
+        termsVersion: "2025-10-01",
+        acceptedAt: "2026-01-02T03:04:05Z",
+        ipAddress: "198.51.100.1",
+      },
       agreementConsents: [terms("2026-01-02T03:04:05Z")],
     });
     expect(res.status).toBe(400);
@@ -147,7 +157,12 @@ describe("agreementConsents (interface: Customer agreementConsents; conventions 
     const res = await server.client.post<ErrorBody>("/customers", {
       customerType: "INDIVIDUAL",
       agreementConsents: [
-        { type: "PRIVACY_POLICY", termsVersion: "2025-10-01", acceptedAt: "2026-01-02T03:04:05" },
+        {
+          type: "PRIVACY_POLICY",
+          termsVersion: "2025-10-01",
+          acceptedAt: "2026-01-02T03:04:05",
+          ipAddress: "198.51.100.1",
+        },
       ],
     });
     expect(res.body.details?.errors).toEqual([
@@ -158,6 +173,44 @@ describe("agreementConsents (interface: Customer agreementConsents; conventions 
       },
     ]);
   });
+});
+
+describe("each agreementConsents entry has ipAddress (interface: Customer agreementConsents)", () => {
+  test("an entry without ipAddress -> 400 INVALID_INPUT naming it; nothing written", async () => {
+    const created = await server.client.post<Customer>("/customers", { customerType: "INDIVIDUAL" });
+    const { ipAddress: _, ...withoutIp } = terms("2026-01-02T03:04:05Z");
+    const res = await server.client.patch<ErrorBody>(`/customers/${created.body.id}`, {
+      agreementConsents: [withoutIp],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: "INVALID_INPUT",
+      details: { errors: [{ field: "agreementConsents[0].ipAddress", message: expect.any(String) }] },
+    });
+    const after = await server.client.get<Customer>(`/customers/${created.body.id}`);
+    expect(after.body.agreementConsents).toEqual([]);
+  });
+
+  test("deprecated endUserTermsConsent without ipAddress -> 400 INVALID_INPUT naming it", async () => {
+    const res = await server.client.post<ErrorBody>("/customers", {
+      customerType: "INDIVIDUAL",
+      endUserTermsConsent: { termsVersion: "2025-10-01", acceptedAt: "2026-01-02T03:04:05Z" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.details?.errors?.map((e) => e.field)).toEqual(["endUserTermsConsent.ipAddress"]);
+  });
+
+  test.each([["not-an-ip"], ["256.1.1.1"], [""]])(
+    "ipAddress %j that is not an IPv4 or IPv6 address -> 400 INVALID_INPUT",
+    async (ipAddress) => {
+      const res = await server.client.post<ErrorBody>("/customers", {
+        customerType: "INDIVIDUAL",
+        agreementConsents: [{ ...terms("2026-01-02T03:04:05Z"), ipAddress }],
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.details?.errors?.map((e) => e.field)).toEqual(["agreementConsents[0].ipAddress"]);
+    },
+  );
 });
 
 describe("agreement catalogue endpoints", () => {

@@ -13,6 +13,7 @@ import {
   PermissionError,
   RateLimitError,
 } from "../src/index.js";
+import { withEndUserTerms } from "./end-user-terms.js";
 
 /** Wednesday 10:00 in Chicago: 14 hours to the next Chicago midnight. */
 const AT = "2027-03-10T16:00:00.000Z";
@@ -38,7 +39,7 @@ async function platform() {
 }
 
 async function customerWithAccount(paysvc: PaysvcClient, funds = 100_000) {
-  const customer = await paysvc.customers.create({ customerType: "INDIVIDUAL" });
+  const customer = await paysvc.customers.create({ customerType: "INDIVIDUAL", ...withEndUserTerms });
   const accounts = await paysvc.internalAccounts.listForCustomers({
     customerId: customer.id,
     currency: "USD",

@@ -9,6 +9,7 @@ import {
   type Quote,
   type ScaChallenge,
 } from "../src/index.js";
+import { withEndUserTerms } from "./end-user-terms.js";
 
 /** Wednesday 10:00 Chicago: a business day. */
 const AT = "2027-03-10T16:00:00.000Z";
@@ -32,6 +33,7 @@ async function platform(): Promise<{ paysvc: PaysvcClient; raw: TestClient }> {
 async function scaCustomer(paysvc: PaysvcClient, region = "DE") {
   const customer = await paysvc.customers.create({
     customerType: "INDIVIDUAL",
+    ...withEndUserTerms,
     region,
     email: `sca-${crypto.randomUUID()}@example.com`,
     phoneNumber: "+4915112345678",

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ControlledClock } from "../../server/src/core/clock.js";
 import { startServer, type TestServer } from "../../server/test/harness.js";
 import { ConflictError, PaysvcClient, renderStatement, type Statement } from "../src/index.js";
+import { withEndUserTerms } from "./end-user-terms.js";
 
 // A service clock that stands still, so the platform's sandbox clock is exactly where the test puts it.
 // March 2026 has a DST change inside it: [2026-03-01T00:00:00-06:00, 2026-04-01T00:00:00-05:00).
@@ -20,7 +21,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function usdAccount(fullName: string) {
-  const customer = await paysvc.customers.create({ customerType: "INDIVIDUAL", fullName });
+  const customer = await paysvc.customers.create({
+    customerType: "INDIVIDUAL",
+    fullName,
+    ...withEndUserTerms,
+  });
   const page = await paysvc.internalAccounts.listForCustomers({
     customerId: customer.id,
     type: "INTERNAL_FIAT",

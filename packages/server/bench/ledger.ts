@@ -1,5 +1,6 @@
 import type { Db } from "../src/core/db/db.js";
 import { postBalanceChanges } from "../src/ledger/ledger.js";
+import { withEndUserTerms } from "../test/customers/end-user-terms.js";
 import { measure } from "./measure.js";
 
 export interface BenchContext {
@@ -18,7 +19,7 @@ async function newAccount(ctx: BenchContext): Promise<string> {
     await fetch(`${ctx.base}/customers`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ customerType: "INDIVIDUAL" }),
+      body: JSON.stringify({ customerType: "INDIVIDUAL", ...withEndUserTerms }),
     })
   ).json()) as { id: string };
   const accounts = (await (

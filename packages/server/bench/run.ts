@@ -8,6 +8,7 @@ import { openPostgres } from "../src/core/db/postgres.js";
 import { DEFAULT_SETTLEMENT_LAG_MS } from "../src/core/deps.js";
 import { API_VERSION } from "../src/core/http/version.js";
 import { createPlatform } from "../src/platform/platforms.js";
+import { withEndUserTerms } from "../test/customers/end-user-terms.js";
 import { cardsBench } from "./cards.js";
 import { ledgerBench } from "./ledger.js";
 import { measure } from "./measure.js";
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
         headers: json,
         body: JSON.stringify({
           customerType: "INDIVIDUAL",
+          ...withEndUserTerms,
           fullName: `Bench ${i}`,
           email: `b${i}@example.com`,
         }),

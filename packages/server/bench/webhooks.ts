@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { withEndUserTerms } from "../test/customers/end-user-terms.js";
 
 const serverDir = fileURLToPath(new URL("../", import.meta.url));
 /**
@@ -141,7 +142,7 @@ export async function newUsdAccount(
     await fetch(`${base}/customers`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ customerType: "INDIVIDUAL", fullName: "Webhook Bench" }),
+      body: JSON.stringify({ customerType: "INDIVIDUAL", fullName: "Webhook Bench", ...withEndUserTerms }),
     })
   ).json()) as { id: string };
   const accounts = (await (

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { basicAuth, createScratchDatabase, sandboxCredentials, startIdReceiver } from "../bench/webhooks.js";
 import type { Db } from "../src/core/db/db.js";
+import { withEndUserTerms } from "../test/customers/end-user-terms.js";
 import { checkDatabase, checkWindows, type DbCheck, endDeadLeases } from "./checks.js";
 import { Cluster } from "./cluster.js";
 import { must, rng, sleep } from "./http.js";
@@ -61,6 +62,7 @@ async function newHolder(base: string, authorization: string, i: number): Promis
     "/customers",
     {
       customerType: "INDIVIDUAL",
+      ...withEndUserTerms,
       fullName: `Chaos Holder ${i} X`,
     },
     201,

@@ -12,6 +12,7 @@ import { createPlatform } from "../src/platform/platforms.js";
 import type { OtpSender } from "../src/wallet-auth/otp-sender.js";
 import { DEFAULT_WEBHOOK_TIMEOUTS, type WebhookTimeouts } from "../src/webhooks/sender.js";
 import { type OpenApiDocument, ResponseContract } from "./contract/response-contract.js";
+import { withEndUserTerms } from "./customers/end-user-terms.js";
 import { openTestDb } from "./test-db.js";
 import { serveApp, sharedApp, workerDatabase } from "./worker-app.js";
 
@@ -267,7 +268,10 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
 
 /** A new individual customer's USD INTERNAL_FIAT account (customers without an e-mail have only that one). */
 export async function newUsdAccount(client: TestClient): Promise<string> {
-  const customer = await client.post<{ id: string }>("/customers", { customerType: "INDIVIDUAL" });
+  const customer = await client.post<{ id: string }>("/customers", {
+    customerType: "INDIVIDUAL",
+    ...withEndUserTerms,
+  });
   const accounts = await client.get<{ data: { id: string }[] }>(
     `/customers/internal-accounts?customerId=${customer.body.id}&currency=USD&type=INTERNAL_FIAT`,
   );

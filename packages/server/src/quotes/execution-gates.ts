@@ -3,6 +3,7 @@ import type { Caller } from "../core/http/context.js";
 import { scaExecutionGate } from "../sca/gate.js";
 import { dailyVolumeGate } from "./daily-volume.js";
 import type { QuoteRow } from "./store.js";
+import { endUserTermsGate } from "./terms-gate.js";
 
 /**
  * A check an execution must pass before any money moves. It runs inside the execution's database
@@ -16,6 +17,7 @@ export type ExecutionGate = (tx: Tx, caller: Caller, quote: QuoteRow, now: Date)
  * authentication, the daily volume limit, ...) owns its gate in its own folder and lists it here.
  */
 const gates: readonly ExecutionGate[] = [
+  endUserTermsGate,
   scaExecutionGate,
   // Last: it takes the platform's day counter row lock, held until the execution commits.
   dailyVolumeGate,

@@ -6,6 +6,7 @@ import { parseId } from "../core/ids.js";
 import { currency } from "../core/money.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
+import { requireEndUserTerms } from "../customers/end-user-terms.js";
 import { priceCrossCurrency } from "../exchange-rates/pricing.js";
 import { cachedRate } from "../exchange-rates/rates.js";
 import type { RailFeeConfig } from "../platform/schemas.js";
@@ -165,6 +166,7 @@ export async function createQuoteIn(
     : await newPayoutQuoteRow(tx, caller, request, platform.fee_configs, now, {
         verificationThreshold: threshold,
       });
+  await requireEndUserTerms(tx, [row.customer_id, accounts?.destination.customer_id]);
   await store.insertQuote(tx, row);
   const executed = request.immediatelyExecute ? await settleQuote(tx, caller, row, now, threshold) : row;
   return toQuote(executed, now);

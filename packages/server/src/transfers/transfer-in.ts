@@ -5,6 +5,7 @@ import type { Caller } from "../core/http/context.js";
 import { newId, sandboxSuffix } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
+import { requireEndUserTerms } from "../customers/end-user-terms.js";
 import { postBalanceChanges } from "../ledger/ledger.js";
 import { payoutDestination, requireValidated } from "../quotes/payouts.js";
 import { requireActive } from "../quotes/settle.js";
@@ -72,6 +73,7 @@ export async function transferIn(deps: Deps, caller: Caller, body: TransferInBod
     const external = await payoutDestination(tx, caller, account, body.source.accountId);
     requireValidated(external);
     requireActive(account);
+    await requireEndUserTerms(tx, [account.customer_id]);
     if (account.currency !== "USD")
       throw new ApiError("NOT_IMPLEMENTED", {
         reason: "Transfers in to non-USD accounts are not built yet.",

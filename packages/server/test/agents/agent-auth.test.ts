@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { withEndUserTerms } from "../customers/end-user-terms.js";
 import { startServer, type TestServer } from "../harness.js";
 import { AgentClient, agentSetup, type ErrorBody, transfer } from "./helpers.js";
 
@@ -114,7 +115,10 @@ describe("AgentAuth", () => {
   test("another customer's quote and transaction are 404 QUOTE_NOT_FOUND / TRANSACTION_NOT_FOUND for an agent", async () => {
     const mine = await agentSetup(server);
     const theirs = await agentSetup(server);
-    const other = await server.client.post<{ id: string }>("/customers", { customerType: "INDIVIDUAL" });
+    const other = await server.client.post<{ id: string }>("/customers", {
+      customerType: "INDIVIDUAL",
+      ...withEndUserTerms,
+    });
     const otherAccount = (
       await server.client.get<{ data: { id: string }[] }>(
         `/customers/internal-accounts?customerId=${other.body.id}&currency=USD`,

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { withEndUserTerms } from "../customers/end-user-terms.js";
 import type { TestClient, TestResponse, TestServer } from "../harness.js";
 
 export const ALL_OPERATIONS = [
@@ -50,7 +51,10 @@ export const policy = (overrides: Record<string, unknown> = {}) => ({
 
 /** A customer with its USD account (funded with `funds`), on the client's platform. */
 export async function customerWithAccount(client: TestClient, funds = 100_000) {
-  const customer = await client.post<{ id: string }>("/customers", { customerType: "INDIVIDUAL" });
+  const customer = await client.post<{ id: string }>("/customers", {
+    customerType: "INDIVIDUAL",
+    ...withEndUserTerms,
+  });
   expect(customer.status, customer.text).toBe(201);
   const accounts = await client.get<{ data: { id: string }[] }>(
     `/customers/internal-accounts?customerId=${customer.body.id}&currency=USD`,

@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import type { Card } from "../../src/cards/schemas.js";
 import { newId } from "../../src/core/ids.js";
 import { insertInternalAccount } from "../../src/customers/accounts-store.js";
+import { withEndUserTerms } from "../customers/end-user-terms.js";
 import type { Credentials, TestClient, TestServer } from "../harness.js";
 
 /** Polls until `check` passes (or `timeoutMs` pass). */
@@ -39,7 +40,11 @@ export interface Cardholder {
  * a KYC suffix (conventions §2.1: 001 and 003 stay UNVERIFIED, 002 REJECTED).
  */
 export async function newCardholder(client: TestClient, fullName = "Card Holder 457"): Promise<Cardholder> {
-  const customer = await client.post<{ id: string }>("/customers", { customerType: "INDIVIDUAL", fullName });
+  const customer = await client.post<{ id: string }>("/customers", {
+    customerType: "INDIVIDUAL",
+    fullName,
+    ...withEndUserTerms,
+  });
   expect(customer.status).toBe(201);
   const accounts = await client.get<{ data: { id: string }[] }>(
     `/customers/internal-accounts?customerId=${customer.body.id}&currency=USD&type=INTERNAL_FIAT`,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ControlledClock } from "../../src/core/clock.js";
+import { withEndUserTerms } from "../customers/end-user-terms.js";
 import { type Credentials, startServer, type TestClient, type TestServer } from "../harness.js";
 import { payer, payout, platformClient } from "../payouts/helpers.js";
 
@@ -45,7 +46,7 @@ const bankAccount = (customerId: string, accountNumber: string) => ({
 async function newBankAccount(client: TestClient, accountNumber: string, auth?: Credentials) {
   const customer = await client.post<{ id: string }>(
     "/customers",
-    { customerType: "INDIVIDUAL" },
+    { customerType: "INDIVIDUAL", ...withEndUserTerms },
     auth ? { auth } : {},
   );
   const res = await client.post<ExternalAccount>(

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { withEndUserTerms } from "../customers/end-user-terms.js";
 import type { TestClient, TestServer } from "../harness.js";
 
 export type Transaction = Record<string, unknown> & {
@@ -34,7 +35,8 @@ export async function payer(
 ) {
   const customerId =
     options.customerId ??
-    (await client.post<{ id: string }>("/customers", { customerType: "INDIVIDUAL" })).body.id;
+    (await client.post<{ id: string }>("/customers", { customerType: "INDIVIDUAL", ...withEndUserTerms }))
+      .body.id;
   const accounts = await client.get<{ data: { id: string }[] }>(
     `/customers/internal-accounts?customerId=${customerId}&currency=USD`,
   );

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { withEndUserTerms } from "../customers/end-user-terms.js";
 import { startServer, type TestServer } from "../harness.js";
 import { fund, type Quote, transfer } from "./helpers.js";
 
@@ -9,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function accountOf(body: Record<string, unknown>): Promise<string> {
-  const customer = await server.client.post<{ id: string }>("/customers", body);
+  const customer = await server.client.post<{ id: string }>("/customers", { ...withEndUserTerms, ...body });
   const accounts = await server.client.get<{ data: { id: string }[] }>(
     `/customers/internal-accounts?customerId=${customer.body.id}&currency=USD`,
   );

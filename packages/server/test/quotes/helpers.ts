@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { Db } from "../../src/core/db/db.js";
+import { withEndUserTerms } from "../customers/end-user-terms.js";
 import type { Credentials, TestServer } from "../harness.js";
 
 export type Quote = {
@@ -29,7 +30,7 @@ export async function newAccount(
 ): Promise<string> {
   const customer = await server.client.post<{ id: string }>(
     "/customers",
-    { customerType: "INDIVIDUAL", ...(options.email ? { email: options.email } : {}) },
+    { customerType: "INDIVIDUAL", ...withEndUserTerms, ...(options.email ? { email: options.email } : {}) },
     as(options.auth),
   );
   const accounts = await server.client.get<{ data: { id: string; type: string }[] }>(

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { withEndUserTerms } from "../customers/end-user-terms.js";
 import type { TestClient, TestServer } from "../harness.js";
 
 export type ErrorBody = { code: string; reason: string; details?: { errors: { field: string }[] } };
@@ -52,7 +53,11 @@ export async function scaCustomer(
   client: TestClient,
   options: { region?: string; funds?: number; email?: string | null; phoneNumber?: string | null } = {},
 ) {
-  const body: Record<string, unknown> = { customerType: "INDIVIDUAL", region: options.region ?? "DE" };
+  const body: Record<string, unknown> = {
+    customerType: "INDIVIDUAL",
+    region: options.region ?? "DE",
+    ...withEndUserTerms,
+  };
   if (options.email !== null) body.email = options.email ?? `sca-${crypto.randomUUID()}@example.com`;
   if (options.phoneNumber !== null) body.phoneNumber = options.phoneNumber ?? "+4915112345678";
   const customer = await client.post<{ id: string }>("/customers", body);

@@ -68,7 +68,8 @@ export interface Quote {
   feesIncluded: number;
   platformFeesIncluded: number;
   platformFeeOverride?: number;
-  transactionId?: string;
+  /** Reserved at creation; `GET /transactions/{id}` finds the transaction once the quote is executed. */
+  transactionId: string;
   paymentRail?: PaymentRail;
   railSelectionMode?: "AUTO" | "MANUAL";
   description?: string;

@@ -2,7 +2,7 @@ import type { Executor } from "../core/db/db.js";
 import { type Deps, nowFor, walletVerificationThreshold } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { AgentPrincipal, Caller } from "../core/http/context.js";
-import { newId, parseId } from "../core/ids.js";
+import { parseId } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import { findExternalAccountOrThrow } from "../external-accounts/external-accounts.js";
@@ -99,7 +99,7 @@ function pendingTransaction(quote: quoteStore.QuoteRow, now: Date): TransactionR
   const { description, remittanceInformation, purposeOfPayment } = quote.details;
   const echoed = { remittanceInformation, purposeOfPayment };
   return {
-    id: newId("Transaction"),
+    id: quote.transaction_id,
     platform_id: quote.platform_id,
     type: "OUTGOING",
     status: "PENDING",

@@ -1,6 +1,6 @@
 import type { Tx } from "../core/db/db.js";
 import type { Caller } from "../core/http/context.js";
-import { newId, sandboxSuffix } from "../core/ids.js";
+import { sandboxSuffix } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import { money } from "../core/money.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
@@ -84,7 +84,7 @@ function payoutTransaction(
   // received_amount stays null; refunds use sent_amount − fees (docs/decisions.md "Wallet payouts").
   const onChain = rail === null;
   return {
-    id: newId("Transaction"),
+    id: quote.transaction_id,
     platform_id: quote.platform_id,
     type: "OUTGOING",
     status: "PROCESSING",

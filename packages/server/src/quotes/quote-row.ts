@@ -41,7 +41,9 @@ export function pendingQuoteRow(input: {
     exchange_rate: 1,
     fees_included: price.feesIncluded,
     platform_fees_included: price.platformFeesIncluded,
-    transaction_id: null,
+    // Reserved now, so "create, remember transactionId, execute, poll" works (interface, POST /quotes);
+    // the transaction itself exists from execution on (docs/decisions.md "Spec conformance").
+    transaction_id: newId("Transaction"),
     source: {
       sourceType: "ACCOUNT",
       accountId: source.id,

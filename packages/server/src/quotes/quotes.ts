@@ -42,9 +42,9 @@ export function toQuote(row: store.QuoteRow, now: Date): Quote {
     exchangeRate: row.exchange_rate,
     feesIncluded: row.fees_included,
     platformFeesIncluded: row.platform_fees_included,
+    transactionId: row.transaction_id,
     ...row.details,
   };
-  if (row.transaction_id !== null) quote.transactionId = row.transaction_id;
   return quote;
 }
 

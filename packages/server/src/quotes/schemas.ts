@@ -104,7 +104,8 @@ export const Quote = Type.Object({
   feesIncluded: Type.Integer(),
   platformFeesIncluded: Type.Integer(),
   platformFeeOverride: Type.Optional(Type.Integer()),
-  transactionId: Type.Optional(Type.String()),
+  /** Reserved at creation: the transaction exists once the quote is executed. */
+  transactionId: Type.String(),
   /** Payouts to an external bank account: the rail, and whether it was chosen (AUTO) or pinned (MANUAL). */
   paymentRail: Type.Optional(StringEnum(paymentRails)),
   railSelectionMode: Type.Optional(StringEnum(["AUTO", "MANUAL"])),

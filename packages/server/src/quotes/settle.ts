@@ -62,7 +62,7 @@ function transferTransactions(
   return {
     outgoing: {
       ...common,
-      id: newId("Transaction"),
+      id: quote.transaction_id,
       type: "OUTGOING",
       account_id: sender.id,
       customer_id: sender.customer_id,

@@ -18,7 +18,8 @@ export interface QuoteRow {
   exchange_rate: number;
   fees_included: number;
   platform_fees_included: number;
-  transaction_id: string | null;
+  /** Reserved at creation; the transaction exists from execution on. */
+  transaction_id: string;
   source: Record<string, unknown>;
   destination: Record<string, unknown>;
   /** Echoed request fields without a column: description, remittanceInformation, purposeOfPayment, platformFeeOverride. */

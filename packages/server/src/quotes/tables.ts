@@ -30,7 +30,7 @@ export const quotes = pgTable(
     exchangeRate: doublePrecision("exchange_rate").notNull(),
     feesIncluded: bigint("fees_included", { mode: "number" }).notNull(),
     platformFeesIncluded: bigint("platform_fees_included", { mode: "number" }).notNull(),
-    transactionId: text("transaction_id"),
+    transactionId: text("transaction_id").notNull(),
     source: jsonb("source").notNull(),
     destination: jsonb("destination").notNull(),
     details: jsonb("details").notNull().default({}),

@@ -2,7 +2,6 @@ import type { Tx } from "../core/db/db.js";
 import { type Deps, walletVerificationThreshold } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
-import { newId } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import { toQuote } from "../quotes/quotes.js";
 import type { Quote } from "../quotes/schemas.js";
@@ -98,7 +97,7 @@ export async function failPayment(tx: Tx, challenge: store.ChallengeRow, now: Da
     ([, v]) => v !== undefined,
   );
   const row: TransactionRow = {
-    id: newId("Transaction"),
+    id: quote.transaction_id,
     platform_id: quote.platform_id,
     type: "OUTGOING",
     status: "FAILED",

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("POST /quotes: a same-currency transfer between internal accounts (conventions §3.3)", () => {
-  test("a quote is 201 PENDING with the price, expiresAt = createdAt + 5 minutes, and no transactionId", async () => {
+  test("a quote is 201 PENDING with the price, expiresAt = createdAt + 5 minutes, and its reserved transactionId", async () => {
     const res = await server.client.post<Quote>("/quotes", transfer(a, b, 10_000, { description: "rent" }));
     expect(res.status).toBe(201);
     expect(res.body.id).toMatch(/^Quote:[0-9a-f-]{36}$/);
@@ -35,6 +35,7 @@ describe("POST /quotes: a same-currency transfer between internal accounts (conv
       exchangeRate: 1,
       feesIncluded: 0,
       platformFeesIncluded: 0,
+      transactionId: expect.stringMatching(/^Transaction:[0-9a-f-]{36}$/),
       description: "rent",
     });
     const read = await server.client.get(`/quotes/${res.body.id}`);

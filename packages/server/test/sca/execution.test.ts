@@ -116,14 +116,16 @@ describe("per-payment SCA challenge and failure reason SCA_NOT_COMPLETED", () =>
 
   test("a payout to an untrusted beneficiary is held: PENDING_AUTHORIZATION with scaChallenge, nothing debited", async () => {
     const client = await platformClient(server);
-    const { accountId, held } = await heldPayout(client);
+    const { accountId, held, quote } = await heldPayout(client);
     expect(held.status).toBe(200);
     expect(held.body.status).toBe("PENDING_AUTHORIZATION");
     expect(held.body.scaChallenge).toMatchObject({
       factor: "OTP",
       requestId: expect.stringMatching(/^Request:/),
     });
-    expect(held.body.transactionId).toBeUndefined();
+    expect(held.body.transactionId).toBe(quote.transactionId);
+    const notYet = await client.get(`/transactions/${held.body.transactionId}`);
+    expect([notYet.status, notYet.body.code]).toEqual([404, "TRANSACTION_NOT_FOUND"]);
     expect(await balanceOf(client, accountId)).toBe(100_000);
     const again = await execute(client, held.body.id);
     expect(again.status).toBe(409);

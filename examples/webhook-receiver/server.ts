@@ -1,5 +1,5 @@
-// A webhook receiver a platform can copy: verifies X-Service-Signature against the service's JWKS
-// (fetched once, refetched on an unknown kid), then applies the spec's consumer rules.
+// A webhook receiver a platform can copy: verifies X-Service-Signature against the platform's own JWKS
+// (fetched with its credentials once, refetched on an unknown kid), then applies the spec's consumer rules.
 //
 //   PAYSVC_BASE_URL=http://127.0.0.1:8080/2025-10-13 PAYSVC_CLIENT_ID=… PAYSVC_CLIENT_SECRET=… \
 //     npx tsx examples/webhook-receiver/server.ts

@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from "node:crypto";
 
-/** One public key of `GET /webhooks/signing-keys` (conventions §7.2). */
+/** One public key of `GET /webhooks/signing-keys` (conventions §7.2): a key of one platform. */
 export interface WebhookJwk {
   kty: "EC";
   crv: "P-256";
@@ -75,7 +75,8 @@ function toBytes(rawBody: string | Uint8Array): Buffer {
 
 /**
  * Verifies one delivery per conventions §7.2 and returns the parsed envelope. Pass the raw body bytes
- * as received, never a re-serialized object. Throws `WebhookVerificationError` on a stale or future
+ * as received, never a re-serialized object, and the receiving platform's own key set (its
+ * `GET /webhooks/signing-keys`): each platform signs with keys of its own. Throws `WebhookVerificationError` on a stale or future
  * `t`, an unknown `kid` (a `WebhookKeyCache` refetches once on that) or a bad signature. There is no
  * secret to compare: ECDSA verification with the public key is the check.
  */
@@ -113,8 +114,9 @@ export function verifyWebhook<T = unknown>(
 }
 
 /**
- * Holds the JWKS and refetches it once when a delivery names an unknown `kid` (a rotated-in key),
- * as conventions §7.2 step (3) says. Concurrent refetches share one request.
+ * Holds one platform's JWKS and refetches it once when a delivery names an unknown `kid` (a rotated-in
+ * key), as conventions §7.2 step (3) says. Concurrent refetches share one request. `fetchKeys` must
+ * fetch with that platform's credentials: another platform's set never verifies its deliveries.
  */
 export class WebhookKeyCache {
   #keys: WebhookJwks | undefined;

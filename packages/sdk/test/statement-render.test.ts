@@ -121,6 +121,40 @@ describe("renderStatement holds what Regulation E asks of a periodic statement",
     expect(escapeHtml(`&<>"'`)).toBe("&amp;&lt;&gt;&quot;&#39;");
   });
 
+  test("text and html: control and bidirectional-override characters in names and descriptors are stripped", () => {
+    const hostile: Statement = {
+      ...statement,
+      lines: [
+        {
+          ...(statement.lines[0] as Statement["lines"][number]),
+          description: "Pay\u001b[2J\u001b[31mroll\r\nFAKE LINE\u0007",
+          counterparty: "Evil \u202egro.knab\u202c Ltd\u2066x\u2069\u200f",
+        },
+        {
+          ...(statement.lines[2] as Statement["lines"][number]),
+          merchant: { descriptor: "Shop\u0085\u061c\u200e\u202d", city: "Aus\u0000tin", state: "TX" },
+        },
+      ],
+    };
+    // Any control or bidirectional-control character but the line breaks the formats are made of.
+    const unprintable = /(?!\n)[\p{Cc}\p{Bidi_Control}]/u;
+    for (const format of ["text", "html"] as const) {
+      const rendered = renderStatement(hostile, format, {
+        issuer: "Acme\u202e",
+        questionsContact: "help\u001b",
+      });
+      expect(rendered, format).not.toMatch(unprintable);
+      expect(rendered, format).not.toContain("\rFAKE");
+      expect(rendered, format).toContain("Pay [2J [31mroll FAKE LINE");
+      expect(rendered, format).toContain("Evil gro.knab Ltd x");
+      expect(rendered, format).toContain("Shop (Aus tin, TX)");
+    }
+    const rows = renderStatement(hostile, "text")
+      .split("\n")
+      .filter((line) => line.startsWith("2026-11"));
+    expect(rows).toHaveLength(2);
+  });
+
   test("json: the statement in minor units, with the configured contact", () => {
     const parsed = JSON.parse(
       renderStatement(statement, "json", { questionsContact: "support@acme.example" }),

@@ -25,6 +25,24 @@ describe("sdk.webhooks against the real server", () => {
     await receiver.close();
   });
 
+  test("sdk.webhooks.verify of another platform's client rejects this platform's delivery: each platform has its own keys", async () => {
+    const receiver = await startReceiver();
+    await paysvc.config.update({ webhookEndpoint: receiver.url });
+    const eventId = await produce(server, server.platform.platformId);
+    await eventuallyTrue(() => receiver.received.some((r) => r.body.includes(eventId)));
+    const other = new PaysvcClient({ baseUrl: server.baseUrl, ...(await server.newPlatform()) });
+    const ours = (await paysvc.webhooks.signingKeys()).keys.map((k) => k.kid);
+    const theirs = (await other.webhooks.signingKeys()).keys.map((k) => k.kid);
+    expect(theirs.filter((kid) => ours.includes(kid))).toEqual([]);
+    for (const received of receiver.received) {
+      await expect(other.webhooks.verify(received.body, received.headers)).rejects.toMatchObject({
+        reason: "UNKNOWN_KEY",
+      });
+      expect((await paysvc.webhooks.verify(received.body, received.headers)).id).toMatch(/^Webhook:/);
+    }
+    await receiver.close();
+  });
+
   test("sendTest, listDeliveries and resendDelivery", async () => {
     const receiver = await startReceiver();
     await paysvc.config.update({ webhookEndpoint: receiver.url });

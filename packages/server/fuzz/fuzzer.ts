@@ -1,7 +1,10 @@
 import fc from "fast-check";
 import { catalogue, isErrorCode } from "../src/core/errors/catalogue.js";
 import { type OpenApiDocument, ResponseContract } from "../test/contract/response-contract.js";
+import { sendAllThenRead } from "../test/foundation/raw-http.js";
 import type { DbSnapshotter, TableChange } from "./db-snapshot.js";
+import { checkEdge, type EdgeDraft, type EdgeExpectation, edgeArb } from "./edges.js";
+import { httpBytes } from "./http-bytes.js";
 import { committedOnRejection } from "./rejection-writes.js";
 
 /**
@@ -48,7 +51,16 @@ export interface FuzzRequest {
   /** The URL relative to the versioned base URL (what the OpenAPI paths match). */
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  /** Bytes for a body that is not valid UTF-8. */
+  body?: string | Uint8Array<ArrayBuffer>;
+  /** Written whole to a raw socket before the answer is read (fetch reads while it sends). */
+  raw?: boolean;
+  /** With `raw`: chunked transfer encoding instead of Content-Length. */
+  chunked?: boolean;
+  /** With `raw`: the whole request as latin1 text (bytes the HTTP parser must refuse). */
+  bytes?: string;
+  /** An edge request's expected answer (fuzz/edges.ts), checked besides the invariants. */
+  expect?: EdgeExpectation;
 }
 
 export interface Violation {
@@ -84,7 +96,7 @@ interface Parameter {
   schema: Schema;
 }
 
-interface Operation {
+export interface Operation {
   method: string;
   path: string;
   parameters: Parameter[];
@@ -126,6 +138,9 @@ export interface Fixtures {
   ids: string[];
   /** Real ids a DELETE may remove without hurting the run (a spare token, a spare customer). */
   disposable: string[];
+  /** The customer's USD account and its bank account: the credits of extreme amounts move money between them. */
+  usdAccountId?: string;
+  externalAccountId?: string;
 }
 
 async function call(
@@ -157,13 +172,35 @@ export async function seedFixtures(target: FuzzTarget): Promise<Fixtures> {
     return res.body;
   };
   await must("PATCH", "/config", { sandboxSkipVerificationPaperwork: true });
+  // The end-user terms on file: money moves only for customers who accepted them.
+  const terms = await must("GET", "/customers/end-user-terms");
   const customer = await must("POST", "/customers", {
     customerType: "INDIVIDUAL",
     fullName: "Fuzz Holder",
     email: "fuzz@example.com",
+    agreementConsents: [
+      {
+        type: "SERVICE_END_USER_TERMS",
+        termsVersion: terms.version,
+        acceptedAt: "2026-01-01T00:00:00Z",
+        ipAddress: "203.0.113.10",
+      },
+    ],
   });
   const customerId = String(customer.id);
   ids.push(customerId);
+  const bank = await must("POST", "/customers/external-accounts", {
+    customerId,
+    currency: "USD",
+    accountInfo: {
+      accountType: "USD_ACCOUNT",
+      accountNumber: "1234567000",
+      routingNumber: "021000021",
+      bankAccountType: "CHECKING",
+      beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Fuzz Holder", countryOfResidence: "US" },
+    },
+  });
+  ids.push(String(bank.id));
   const accounts = (await must("GET", `/customers/internal-accounts?customerId=${customerId}`)) as {
     data: { id: string; type: string; currency?: string }[];
   };
@@ -184,7 +221,12 @@ export async function seedFixtures(target: FuzzTarget): Promise<Fixtures> {
   const spareToken = await must("POST", "/tokens", { name: "fuzz spare", permissions: ["VIEW"] });
   const spareCustomer = await must("POST", "/customers", { customerType: "BUSINESS" });
   const disposable = [String(spareToken.id), String(spareCustomer.id)];
-  return { ids: [...ids, ...disposable], disposable };
+  return {
+    ids: [...ids, ...disposable],
+    disposable,
+    ...(usd ? { usdAccountId: usd } : {}),
+    externalAccountId: String(bank.id),
+  };
 }
 
 // --- arbitraries -------------------------------------------------------------------------------------
@@ -567,12 +609,65 @@ function toRequest(op: Operation, draft: Draft, target: FuzzTarget): FuzzRequest
   };
 }
 
+/** An edge request (fuzz/edges.ts), as the primary platform. */
+function toEdgeRequest(draft: EdgeDraft, target: FuzzTarget): FuzzRequest {
+  const headers: Record<string, string> = { authorization: basic(target.primary) };
+  if (draft.body !== undefined) headers["content-type"] = "application/json";
+  return {
+    operation: draft.operation,
+    method: draft.method,
+    url: `${target.baseUrl}${draft.path}`,
+    path: draft.path,
+    headers,
+    ...(draft.body === undefined ? {} : { body: draft.body }),
+    ...(draft.raw ? { raw: true } : {}),
+    ...(draft.chunked ? { chunked: true } : {}),
+    ...(draft.bytes === undefined
+      ? {}
+      : { bytes: draft.bytes.replaceAll("{base}", new URL(target.baseUrl).pathname) }),
+    ...(draft.expect ? { expect: draft.expect } : {}),
+  };
+}
+
+/** Schema-driven requests, and one in eight an edge request of issue 15 (fuzz/edges.ts). */
+function requestArb(operations: Operation[], fixtures: Fixtures, target: FuzzTarget) {
+  const fromOperation = fc
+    .integer({ min: 0, max: operations.length - 1 })
+    .chain((i) => draftArb(operations[i] as Operation, fixtures).map((d) => [i, d] as const))
+    .map(([i, d]) => toRequest(operations[i] as Operation, d, target));
+  const edges = edgeArb(operations, fixtures, (op) =>
+    op.body ? fromSchema(op.body, fixtures) : fc.constant({}),
+  ).map((draft) => toEdgeRequest(draft, target));
+  return fc.oneof({ weight: 7, arbitrary: fromOperation }, { weight: 1, arbitrary: edges });
+}
+
+/** `n` generated requests from `seed` (the drain phase's, fuzz/drain.ts). */
+export async function sampleRequests(
+  target: FuzzTarget,
+  fixtures: Fixtures,
+  seed: number,
+  n: number,
+): Promise<FuzzRequest[]> {
+  const operations = await loadOperations(target.baseUrl);
+  return fc.sample(requestArb(operations, fixtures, target), { seed, numRuns: n });
+}
+
 // --- invariants --------------------------------------------------------------------------------------
 
+const requestIdPattern = /^req_[0-9a-f]{32}$/;
+
 /** The rules every answer must hold; returns the broken ones. */
-export function checkResponse(status: number, contentType: string, text: string): string[] {
-  if (status >= 500) return [`5xx (${status})`];
-  if (status < 400) return [];
+export function checkResponse(
+  status: number,
+  contentType: string,
+  text: string,
+  requestId: string | null,
+): string[] {
+  // Conventions §1.1: every answer, the parser-level ones included.
+  const missingId = requestIdPattern.test(requestId ?? "") ? [] : [`no X-Request-Id (${requestId})`];
+  if (status >= 500) return [`5xx (${status})`, ...missingId];
+  if (status < 400) return missingId;
+  if (missingId.length) return missingId;
   if (!contentType.includes("application/json")) return [`error body is not JSON (${contentType})`];
   let body: unknown;
   try {
@@ -613,9 +708,7 @@ export async function fuzz(
   // Every answer also keeps the response contract of the OpenAPI document (issue 9 part 1).
   const doc = (await (await fetch(`${target.baseUrl}/openapi.json`)).json()) as OpenApiDocument;
   const contract = new ResponseContract(doc);
-  const arb = fc
-    .integer({ min: 0, max: operations.length - 1 })
-    .chain((i) => draftArb(operations[i] as Operation, fixtures).map((d) => [i, d] as const));
+  const arb = requestArb(operations, fixtures, target);
   // Generated in batches so a long run does not hold every request in memory.
   const batch = 500;
   const result: FuzzResult = {
@@ -637,15 +730,14 @@ export async function fuzz(
   for (let offset = 0; offset < options.requests; offset += batch) {
     if (options.budgetMs !== undefined && Date.now() - started > options.budgetMs) break;
     const n = Math.min(batch, options.requests - offset);
-    const drafts = fc.sample(arb, { seed: options.seed + offset, numRuns: n });
-    const requests = drafts.map(([i, d]) => toRequest(operations[i] as Operation, d, target));
+    const requests = fc.sample(arb, { seed: options.seed + offset, numRuns: n });
     let next = 0;
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         for (;;) {
           const request = requests[next++];
           if (!request) return;
-          const answer = await send(request, result, contract);
+          const answer = await send(request, result, contract, target.origin);
           if (!snapshots) continue;
           const took = Date.now();
           const changes = await snapshots.changes();
@@ -697,33 +789,61 @@ function checkNothingWritten(
   });
 }
 
-async function send(
+/** One answer, read through fetch or, for `raw` requests, off a socket written to before reading. */
+async function exchange(
   request: FuzzRequest,
-  result: FuzzResult,
-  contract: ResponseContract,
-): Promise<Answer | null> {
-  let status = 0;
-  let text = "";
-  let contentType = "";
-  try {
+  origin: string,
+): Promise<{ status: number; contentType: string; requestId: string | null; text: string }> {
+  if (!request.raw) {
     const res = await fetch(request.url, {
       method: request.method,
       headers: request.headers,
       ...(request.body === undefined ? {} : { body: request.body }),
     });
-    status = res.status;
-    contentType = res.headers.get("content-type") ?? "";
-    text = await res.text();
+    const text = await res.text();
+    const [contentType, requestId] = [res.headers.get("content-type") ?? "", res.headers.get("x-request-id")];
+    return { status: res.status, contentType, requestId, text };
+  }
+  const url = new URL(request.url);
+  const parts =
+    request.bytes !== undefined
+      ? [Buffer.from(request.bytes, "latin1")]
+      : httpBytes({
+          method: request.method,
+          target: `${url.pathname}${url.search}`,
+          headers: request.headers,
+          ...(request.body === undefined ? {} : { body: request.body }),
+          ...(request.chunked ? { chunked: true } : {}),
+        });
+  const answer = await sendAllThenRead(origin, parts);
+  return {
+    status: answer.status,
+    contentType: answer.headers["content-type"] ?? "",
+    requestId: answer.headers["x-request-id"] ?? null,
+    text: answer.body,
+  };
+}
+
+async function send(
+  request: FuzzRequest,
+  result: FuzzResult,
+  contract: ResponseContract,
+  origin: string,
+): Promise<Answer | null> {
+  let answer: Awaited<ReturnType<typeof exchange>>;
+  try {
+    answer = await exchange(request, origin);
   } catch (error) {
     // The client refused to send it (a header fetch will not encode): not the server's fault.
-    // ("fetch failed" is the connection: reset, closed or refused, a violation).
-    if (error instanceof TypeError && error.message !== "fetch failed") {
+    // ("fetch failed" is the connection: reset, closed or refused, a violation; so is a raw socket's error).
+    if (!request.raw && error instanceof TypeError && error.message !== "fetch failed") {
       result.byStatus.unsent = (result.byStatus.unsent ?? 0) + 1;
       return null;
     }
     result.violations.push({ rule: `request failed: ${String(error)}`, request, status: 0, response: "" });
     return null;
   }
+  const { status, contentType, requestId, text } = answer;
   result.sent++;
   result.byStatus[status] = (result.byStatus[status] ?? 0) + 1;
   let code: string | null = null;
@@ -735,9 +855,11 @@ async function send(
       // counted by the invariant below
     }
   }
-  const broken = checkResponse(status, contentType, text);
+  const broken = checkResponse(status, contentType, text, requestId);
+  if (request.expect) broken.push(...checkEdge(request.expect, status, text));
+  // Bytes that are no request have no operation to hold a contract to.
   const contractBroken =
-    status < 500
+    status < 500 && request.bytes === undefined
       ? contract.check({ method: request.method, path: request.path, status, contentType, text })
       : null;
   if (contractBroken && !broken.length) broken.push(`response contract: ${contractBroken}`);
@@ -748,15 +870,17 @@ async function send(
 }
 
 export function formatRequest(r: FuzzRequest): string {
+  const text = r.bytes ?? (r.body instanceof Uint8Array ? Buffer.from(r.body).toString("latin1") : r.body);
   const body =
-    r.body === undefined
+    text === undefined
       ? ""
-      : `\n  body: ${r.body.length > 500 ? `${r.body.slice(0, 500)}… (${r.body.length} chars)` : r.body}`;
+      : `\n  ${r.bytes === undefined ? "body" : "bytes"}: ${JSON.stringify(text.length > 500 ? `${text.slice(0, 500)}… (${text.length} chars)` : text)}`;
   const headers = Object.entries(r.headers)
     .map(([k, v]) => `${k}: ${k === "authorization" ? "[..]" : v.length > 100 ? `${v.slice(0, 100)}…` : v}`)
     .join("; ");
   const url = r.url.length > 400 ? `${r.url.slice(0, 400)}… (${r.url.length} chars)` : r.url;
-  return `${r.method} ${url}\n  headers: ${headers}${body}`;
+  const how = r.raw ? ` (raw socket${r.chunked ? ", chunked" : ""}: written whole, then read)` : "";
+  return `${r.method} ${url}${how}\n  headers: ${headers}${body}`;
 }
 
 export function formatResult(result: FuzzResult): string {

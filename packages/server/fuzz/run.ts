@@ -10,14 +10,17 @@ import { DEFAULT_SETTLEMENT_LAG_MS } from "../src/core/deps.js";
 import { API_VERSION } from "../src/core/http/version.js";
 import { createPlatform } from "../src/platform/platforms.js";
 import { DbSnapshotter } from "./db-snapshot.js";
-import { formatResult, fuzz, seedFixtures } from "./fuzzer.js";
+import { fuzzDrain } from "./drain.js";
+import { formatResult, fuzz, sampleRequests, seedFixtures } from "./fuzzer.js";
 
 /**
  * `npm run fuzz`: the app in-process over PGlite in memory (or a scratch database next to DATABASE_URL),
  * FUZZ_REQUESTS requests (default 2,000) from FUZZ_SEED (default: random, printed for replay).
  * "Nothing is written for a rejected request" is checked on every 4xx (one request at a time; no job
  * runner is started, so only requests write); FUZZ_WRITES=off skips it and sends 8 at a time.
- * FUZZ_SECONDS stops starting new batches of 500 after that long (long runs on a budget).
+ * FUZZ_SECONDS stops starting new batches of 500 after that long (long runs on a budget). Last, the
+ * shutdown drain phase closes the app with requests in flight and sends generated ones on their
+ * connections (fuzz/drain.ts).
  */
 async function main(): Promise<number> {
   const url = process.env.DATABASE_URL;
@@ -64,8 +67,21 @@ async function main(): Promise<number> {
         `  ${r.sent} sent, ${r.rejectionsChecked} rejections checked, ${r.violations.length} violations (${Math.round((Date.now() - started) / 1000)} s)`,
       ),
   });
+  // Last, since it closes the app: generated requests during the shutdown drain (fuzz/drain.ts).
+  const { clientId, clientSecret } = target.primary;
+  const drained = await fuzzDrain(
+    {
+      origin,
+      baseUrl,
+      server: app.server,
+      close: () => app.close(),
+      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`,
+    },
+    await sampleRequests(target, fixtures, seed, 16),
+  );
+  result.violations.push(...drained);
   console.log(formatResult(result));
-  await app.close();
+  console.log(`shutdown drain: requests sent while draining, ${drained.length} violations`);
   await db.close();
   await scratch?.drop();
   return result.violations.length === 0 && result.healthy ? 0 : 1;

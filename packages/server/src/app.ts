@@ -14,16 +14,18 @@ import { registerErrorHandler } from "./core/http/error-handler.js";
 import { registerHealth } from "./core/http/health.js";
 import { registerNotFound } from "./core/http/not-found.js";
 import { registerOpenApi } from "./core/http/openapi.js";
+import { newRequestId } from "./core/http/request-id.js";
+import { registerShutdownDrain } from "./core/http/shutdown.js";
 import { validatorCompiler } from "./core/http/validation.js";
 import { API_VERSION } from "./core/http/version.js";
 import { registerIdempotency } from "./core/idempotency/idempotency.js";
-import { uuidv7 } from "./core/ids.js";
 import { internalAccountRoutes } from "./customers/account-routes.js";
 import { customerRoutes } from "./customers/routes.js";
 import { exchangeRateRoutes } from "./exchange-rates/routes.js";
 import { externalAccountRoutes } from "./external-accounts/routes.js";
 import { invitationRoutes } from "./invitations/routes.js";
 import { kycRoutes } from "./kyc/routes.js";
+import { operatorRoutes } from "./operator/routes.js";
 import { configRoutes } from "./platform/routes.js";
 import { quoteRoutes } from "./quotes/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
@@ -41,10 +43,11 @@ export { API_VERSION };
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger,
-    genReqId: () => `req_${uuidv7().replace(/-/g, "")}`,
+    genReqId: newRequestId,
     bodyLimit: 2 * 1024 * 1024,
     forceCloseConnections: "idle",
-    return503OnClosing: true,
+    // Requests during the drain are answered in the catalogue's body (core/http/shutdown.ts).
+    return503OnClosing: false,
     // Path parameters are checked by each route (an overlong id is that resource's 404), so the router's
     // own 100-character cap, which answers outside the error contract, is lifted to the URL size limit.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16 * 1024 },
@@ -60,6 +63,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     reply.header("x-request-id", request.id);
   });
   registerErrorHandler(app);
+  registerShutdownDrain(app);
   registerNotFound(app);
   registerBodyRules(app);
   registerAuth(
@@ -91,6 +95,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(agentRoutes, { prefix, deps });
   await app.register(stablecoinRoutes, { prefix, deps });
   if (deps.mode === "sandbox") await app.register(sandboxRoutes, { prefix, deps });
+  if (deps.operatorSecret)
+    await app.register(operatorRoutes, { prefix: "/_operator", deps, secret: deps.operatorSecret });
 
   await app.ready();
   return app;

@@ -1,4 +1,6 @@
+import { isIP } from "node:net";
 import { parseArgs } from "node:util";
+import ipaddr from "ipaddr.js";
 import { type Static, Type } from "typebox";
 import { Value } from "typebox/value";
 import { DEFAULT_WALLET_VERIFICATION_THRESHOLD } from "./core/deps.js";
@@ -33,13 +35,15 @@ const Settings = Type.Object({
   settlementLagHours: Type.Number({ minimum: 0, maximum: 24 * 30 }),
   /** USD cents; payouts above it to wallets that are not ACTIVE need ownership verification first. */
   walletVerificationThreshold: Type.Integer({ minimum: 0, maximum: MAX_AMOUNT }),
+  /** Sandbox platforms may send webhooks to loopback and private addresses (core/outbound). */
+  allowPrivateTargets: Type.Boolean(),
   platformName: Type.String({ minLength: 1 }),
   environment: Type.Enum(["SANDBOX", "PRODUCTION"]),
   statement: Type.Optional(StatementSettings),
 });
 export type Settings = Static<typeof Settings>;
 
-export const usage = `usage: paysvc <start|migrate|create-platform|statement|card-limits|daily-volume-limit> [options]
+export const usage = `usage: paysvc <start|migrate|create-platform|statement|card-limits|daily-volume-limit|rotate-webhook-key> [options]
   start            run the API server (migrates first)
   migrate          apply pending migrations and exit
   create-platform  create a platform and print its API token (--name, --environment)
@@ -48,9 +52,12 @@ export const usage = `usage: paysvc <start|migrate|create-platform|statement|car
                    [--url http://127.0.0.1:8080/2025-10-13] [--confirm] [--fee-lines] [--contact TEXT]
                    exit 2 when the statement fails its integrity checks (do not send it), 1 on other errors
   card-limits      set a platform's live-card caps (operator): --platform <Platform id>
-                   --max-live-cards N [--per-cardholder N|none]; works on the database directly
+                   --max-live-cards N [--per-cardholder N|none]; through the running server if one holds
+                   the embedded directory, else on the database directly
   daily-volume-limit  set a platform's daily volume limit (operator): --platform <Platform id>
-                   --limit <USD cents>; works on the database directly
+                   --limit <USD cents>; like card-limits
+  rotate-webhook-key  rotate a platform's webhook signing key (operator): --platform <Platform id>;
+                   like card-limits
 options:
   --port N         listen port (env PORT, default 8080)
   --host H         listen address (env HOST, default 127.0.0.1)
@@ -61,6 +68,8 @@ environment:
   DATABASE_URL     postgres://… to use PostgreSQL instead of the embedded database
   PAYSVC_SETTLEMENT_LAG_HOURS  card settlement lag before a balance-changes window closes (default 72)
   PAYSVC_WALLET_VERIFICATION_THRESHOLD  USD cents; larger payouts to wallets not ACTIVE are refused (default 100000)
+  PAYSVC_ALLOW_PRIVATE_TARGETS  true | false: sandbox platforms may send webhooks to loopback and private
+                   addresses (default true when --host is a loopback address or localhost, else false)
   PAYSVC_URL       statement: the API base address (default http://127.0.0.1:8080/2025-10-13)
   PAYSVC_CLIENT_ID, PAYSVC_CLIENT_SECRET  statement: API token (default: <data dir>/credentials.json)
   LOG_LEVEL        fatal | error | warn | info | debug | trace | silent (default info)`;
@@ -88,10 +97,11 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Readonly<
     },
   });
   const command = positionals[0] ?? "start";
+  const host = values.host ?? env.HOST ?? "127.0.0.1";
   const candidate = {
     command,
     port: Number(values.port ?? env.PORT ?? 8080),
-    host: values.host ?? env.HOST ?? "127.0.0.1",
+    host,
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     mode: values.mode ?? env.PAYSVC_MODE ?? "sandbox",
     dataDir: values["data-dir"] ?? env.PAYSVC_DATA_DIR ?? ".paysvc",
@@ -101,6 +111,7 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Readonly<
     walletVerificationThreshold: Number(
       env.PAYSVC_WALLET_VERIFICATION_THRESHOLD ?? DEFAULT_WALLET_VERIFICATION_THRESHOLD,
     ),
+    allowPrivateTargets: booleanSetting(env.PAYSVC_ALLOW_PRIVATE_TARGETS) ?? isLoopbackHost(host),
     platformName: values.name ?? "Platform",
     environment: (values.environment ?? "SANDBOX").toUpperCase(),
     ...(command === "statement" ? { statement: statementCandidate(values, env) } : {}),
@@ -111,6 +122,25 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Readonly<
     throw new Error(`invalid configuration: ${described}\n${usage}`);
   }
   return Object.freeze(candidate as Settings);
+}
+
+/** `true`/`false` (also 1/0, yes/no); anything else is returned as is, for the schema to refuse. */
+function booleanSetting(value: string | undefined): boolean | string | undefined {
+  if (value === undefined || value === "") return undefined;
+  const text = value.trim().toLowerCase();
+  if (["true", "1", "yes"].includes(text)) return true;
+  if (["false", "0", "no"].includes(text)) return false;
+  return value;
+}
+
+/**
+ * Whether the service listens on loopback only: then whoever can reach it is on this machine, and
+ * webhooks to this machine are how local development works (docs/decisions.md "Security (issue 16)").
+ */
+function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1");
+  if (bare === "localhost") return true;
+  return isIP(bare) !== 0 && ipaddr.process(bare).range() === "loopback";
 }
 
 function statementCandidate(

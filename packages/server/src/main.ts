@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import pino from "pino";
 import { parseCardLimitsArgs, runCardLimitsCommand } from "./cli/card-limits.js";
 import { parseDailyVolumeLimitArgs, runDailyVolumeLimitCommand } from "./cli/daily-volume-limit.js";
+import { parseRotateWebhookKeyArgs } from "./cli/rotate-webhook-key.js";
 import { runStatementCommand } from "./cli/statement.js";
 import { parseSettings, type Settings } from "./config.js";
 import { systemClock } from "./core/clock.js";
+import { type DataDirLock, DataDirLockedError, tightenDataDir } from "./core/db/data-dir.js";
 import type { Db } from "./core/db/db.js";
 import { startPgliteMaintenance } from "./core/db/maintenance.js";
 import { migrate } from "./core/db/migrate.js";
@@ -14,18 +15,41 @@ import { openDatabase } from "./core/db/open.js";
 import type { Deps } from "./core/deps.js";
 import { logRedactPaths } from "./core/http/logging.js";
 import { API_VERSION } from "./core/http/version.js";
+import { holdDataDir, runEmbeddedOperatorCommand } from "./operator/cli.js";
+import { performOperatorCommand } from "./operator/commands.js";
+import { ensureOperatorSecret, publishServerUrl } from "./operator/credential.js";
 import { createPlatform } from "./platform/platforms.js";
 import { ensureSandboxPlatform } from "./platform/sandbox-bootstrap.js";
 import { DEFAULT_WEBHOOK_TIMEOUTS } from "./webhooks/sender.js";
 
+/** Whether the database is the embedded one in a directory (which one process alone may hold). */
+const embeddedOnDisk = (settings: Pick<Settings, "databaseUrl" | "memory">) =>
+  !settings.databaseUrl && !settings.memory;
+
+/** Opens the configured database; an embedded one on disk must already be held (holdDataDir). */
 async function openConfiguredDatabase(
   settings: Pick<Settings, "databaseUrl" | "memory" | "dataDir">,
 ): Promise<Db> {
   if (settings.databaseUrl) return openDatabase({ kind: "postgres", url: settings.databaseUrl });
   if (settings.memory) return openDatabase({ kind: "pglite", dataDir: null });
-  const dataDir = resolve(settings.dataDir, "db");
-  await mkdir(dataDir, { recursive: true });
-  return openDatabase({ kind: "pglite", dataDir });
+  return openDatabase({ kind: "pglite", dataDir: resolve(settings.dataDir, "db") });
+}
+
+/** `start` and `migrate` on an embedded directory: held by this process, or a clear refusal. */
+async function holdForServer(settings: Settings, logger: pino.Logger): Promise<DataDirLock | undefined> {
+  if (!embeddedOnDisk(settings)) return undefined;
+  try {
+    return await holdDataDir(settings.dataDir, (count) =>
+      logger.warn(
+        { dataDir: resolve(settings.dataDir), count },
+        "tightened data directory permissions to 0700/0600",
+      ),
+    );
+  } catch (error) {
+    if (error instanceof DataDirLockedError)
+      throw new Error(`${error.message}; stop it first, or use another --data-dir`);
+    throw error;
+  }
 }
 
 async function run(settings: Settings): Promise<void> {
@@ -37,22 +61,17 @@ async function run(settings: Settings): Promise<void> {
       ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss" } } }
       : {}),
   });
+  const lock = await holdForServer(settings, logger);
   const db = await openConfiguredDatabase(settings);
   const applied = await migrate(db);
   if (applied.length > 0) logger.info({ applied }, "migrations applied");
+  // PGlite gives some files modes of its own (core/db/data-dir.ts): tighten them once it has written them.
+  if (lock) await tightenDataDir(resolve(settings.dataDir));
 
   if (settings.command === "migrate") {
     process.stdout.write(`paysvc: ${applied.length} migration(s) applied\n`);
     await db.close();
-    return;
-  }
-  if (settings.command === "create-platform") {
-    const created = await createPlatform(
-      { db, clock: systemClock },
-      { name: settings.platformName, environment: settings.environment },
-    );
-    process.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
-    await db.close();
+    await lock?.release();
     return;
   }
 
@@ -64,6 +83,8 @@ async function run(settings: Settings): Promise<void> {
     settlementLagMs: settings.settlementLagHours * 60 * 60 * 1000,
     webhookTimeouts: DEFAULT_WEBHOOK_TIMEOUTS,
     walletVerificationThreshold: settings.walletVerificationThreshold,
+    outbound: { allowPrivateTargets: settings.allowPrivateTargets },
+    ...(lock ? { operatorSecret: await ensureOperatorSecret(resolve(settings.dataDir)) } : {}),
   };
   // The server's modules load only for `start`: the operator commands above start in half the time.
   const [{ buildApp }, { JobRunner }, { jobHandlers }] = await Promise.all([
@@ -72,20 +93,23 @@ async function run(settings: Settings): Promise<void> {
     import("./jobs.js"),
   ]);
   const app = await buildApp(deps);
-  const credentials =
-    settings.mode === "sandbox"
-      ? await ensureSandboxPlatform(deps, join(settings.dataDir, "credentials.json"))
-      : null;
+  const credentialsFile = join(settings.dataDir, "credentials.json");
+  const sandbox = settings.mode === "sandbox" ? await ensureSandboxPlatform(deps, credentialsFile) : null;
   const address = await app.listen({ port: settings.port, host: settings.host });
   const jobs = new JobRunner(deps, jobHandlers());
   jobs.start();
   const stopMaintenance = startPgliteMaintenance(db, logger);
-  const url = `${address.replace("[::1]", "127.0.0.1")}/${API_VERSION}`;
+  const base = address.replace("[::1]", "127.0.0.1");
+  const url = `${base}/${API_VERSION}`;
+  if (lock) await publishServerUrl(resolve(settings.dataDir), base);
   process.stdout.write(`paysvc ${settings.mode} listening on ${url}\n`);
-  if (credentials) {
+  // The secret is printed once, when it is made; later starts name the token and where its secret is.
+  if (sandbox?.created) {
     process.stdout.write(
-      `API token id ${credentials.clientId} secret ${credentials.clientSecret}   (also written to ${join(settings.dataDir, "credentials.json")}, mode 0600)\n`,
+      `API token id ${sandbox.credentials.clientId} secret ${sandbox.credentials.clientSecret}   (also written to ${credentialsFile}, mode 0600)\n`,
     );
+  } else if (sandbox) {
+    process.stdout.write(`API token id ${sandbox.credentials.clientId}   (secret in ${credentialsFile})\n`);
   }
 
   let stopping = false;
@@ -97,6 +121,10 @@ async function run(settings: Settings): Promise<void> {
     await jobs.stop();
     stopMaintenance();
     await db.close();
+    if (lock) {
+      await publishServerUrl(resolve(settings.dataDir), undefined);
+      await lock.release();
+    }
     logger.info("stopped");
     process.exit(0);
   };
@@ -112,33 +140,100 @@ async function runSettingsCommand(settings: Readonly<Settings>): Promise<void> {
       { ...settings.statement, dataDir: settings.dataDir },
       process,
     );
+  } else if (settings.command === "create-platform") {
+    process.exitCode = await runCreatePlatform(settings);
   } else {
     await run(settings);
   }
 }
 
-/** `paysvc card-limits`: an operator command on the database itself (no server, no API token). */
-async function runCardLimits(argv: string[]): Promise<number> {
-  const command = parseCardLimitsArgs(argv, process.env);
-  const db = await openConfiguredDatabase({ ...command, memory: false });
+/** `paysvc create-platform`: an operator command, like card-limits. */
+async function runCreatePlatform(settings: Readonly<Settings>): Promise<number> {
+  const direct = async () => {
+    const db = await openConfiguredDatabase(settings);
+    try {
+      await migrate(db);
+      const created = await createPlatform(
+        { db, clock: systemClock },
+        { name: settings.platformName, environment: settings.environment },
+      );
+      process.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
+      return 0;
+    } finally {
+      await db.close();
+    }
+  };
+  if (!embeddedOnDisk(settings)) return direct();
+  const command = {
+    kind: "create-platform",
+    name: settings.platformName,
+    environment: settings.environment,
+  } as const;
+  return runEmbeddedOperatorCommand("create-platform", settings.dataDir, command, direct, process);
+}
+
+/** Runs `work` on the database itself (PostgreSQL, or an embedded directory no server holds). */
+async function onDatabase(
+  target: { databaseUrl?: string | undefined; dataDir: string },
+  work: (db: Db) => Promise<number>,
+): Promise<number> {
+  const db = await openConfiguredDatabase({ ...target, memory: false });
   try {
     await migrate(db);
-    return await runCardLimitsCommand({ db }, command, process);
+    return await work(db);
   } finally {
     await db.close();
   }
 }
 
-/** `paysvc daily-volume-limit`: an operator command on the database itself, like card-limits. */
+/**
+ * `paysvc card-limits`: an operator command (no API token). On PostgreSQL it writes the database; on an
+ * embedded directory held by a running server it goes through that server's operator API.
+ */
+async function runCardLimits(argv: string[]): Promise<number> {
+  const command = parseCardLimitsArgs(argv, process.env);
+  const direct = () => onDatabase(command, (db) => runCardLimitsCommand({ db }, command, process));
+  if (command.databaseUrl) return direct();
+  const { platformId, maxLiveCards, maxLiveCardsPerCardholder } = command;
+  const operation = {
+    kind: "card-limits",
+    platformId,
+    maxLiveCards,
+    ...(maxLiveCardsPerCardholder !== undefined ? { maxLiveCardsPerCardholder } : {}),
+  } as const;
+  return runEmbeddedOperatorCommand("card-limits", command.dataDir, operation, direct, process);
+}
+
+/** `paysvc rotate-webhook-key`: an operator command, like card-limits. */
+async function runRotateWebhookKey(argv: string[]): Promise<number> {
+  const command = parseRotateWebhookKeyArgs(argv, process.env);
+  const operation = { kind: "rotate-webhook-key", platformId: command.platformId } as const;
+  const direct = () =>
+    onDatabase(command, async (db) => {
+      try {
+        const result = await performOperatorCommand({ db, clock: systemClock }, operation);
+        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        return 0;
+      } catch (error) {
+        process.stderr.write(`paysvc rotate-webhook-key: ${(error as Error).message}\n`);
+        return 1;
+      }
+    });
+  if (command.databaseUrl) return direct();
+  return runEmbeddedOperatorCommand("rotate-webhook-key", command.dataDir, operation, direct, process);
+}
+
+/** `paysvc daily-volume-limit`: an operator command, like card-limits. */
 async function runDailyVolumeLimit(argv: string[]): Promise<number> {
   const command = parseDailyVolumeLimitArgs(argv, process.env);
-  const db = await openConfiguredDatabase({ ...command, memory: false });
-  try {
-    await migrate(db);
-    return await runDailyVolumeLimitCommand({ db }, command, process);
-  } finally {
-    await db.close();
-  }
+  const direct = () => onDatabase(command, (db) => runDailyVolumeLimitCommand({ db }, command, process));
+  if (command.databaseUrl) return direct();
+  const operation = {
+    kind: "daily-volume-limit",
+    platformId: command.platformId,
+    dailyVolumeLimit: command.dailyVolumeLimit,
+  } as const;
+  return runEmbeddedOperatorCommand("daily-volume-limit", command.dataDir, operation, direct, process);
 }
 
 try {
@@ -146,6 +241,8 @@ try {
   // card-limits parses its own flags (cli/card-limits.ts), so it is dispatched before parseSettings.
   if (argv[0] === "card-limits") {
     process.exitCode = await runCardLimits(argv.slice(1));
+  } else if (argv[0] === "rotate-webhook-key") {
+    process.exitCode = await runRotateWebhookKey(argv.slice(1));
   } else if (argv[0] === "daily-volume-limit") {
     process.exitCode = await runDailyVolumeLimit(argv.slice(1));
   } else {

@@ -5,6 +5,7 @@
  */
 import { formatMoney } from "./money.js";
 import { dateLabel, lastDayOf } from "./period.js";
+import { printable } from "./printable.js";
 import type { Statement, StatementLine } from "./statement.js";
 
 /** The heading Regulation E's model clause uses for the error-resolution contact. */
@@ -52,12 +53,13 @@ function party(line: StatementLine): string {
   return line.counterparty ?? "";
 }
 
+/** Every string that comes from data (names, descriptors, the issuer, the contact) is made printable. */
 function view(statement: Statement, options: RenderOptions): View {
   const money = (amount: number) => formatMoney(amount, statement.currency);
   const first = dateLabel(statement.period.start.slice(0, 10));
   const last = dateLabel(lastDayOf(statement.period));
   return {
-    title: options.issuer ? `${options.issuer}: account statement` : "Account statement",
+    title: options.issuer ? `${printable(options.issuer)}: account statement` : "Account statement",
     account: `${statement.currency.code} account ${statement.account.maskedNumber}`,
     period: `${first} to ${last} (US Central time)`,
     opening: `Opening balance on ${first}: ${money(statement.openingBalance)}`,
@@ -65,13 +67,13 @@ function view(statement: Statement, options: RenderOptions): View {
     credits: money(statement.totals.credits),
     debits: money(statement.totals.debits),
     fees: money(statement.totals.fees),
-    contact: options.questionsContact ?? statement.questionsContact,
+    contact: printable(options.questionsContact ?? statement.questionsContact),
     generated: statement.generatedAt,
     rows: statement.lines.map((line) => ({
       date: line.date,
       type: line.type,
-      description: line.description,
-      party: party(line),
+      description: printable(line.description),
+      party: printable(party(line)),
       rail: line.rail ?? "",
       amount: money(line.amount),
       fee: money(line.fee),

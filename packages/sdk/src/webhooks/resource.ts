@@ -21,10 +21,16 @@ export function signatureFrom(headers: HeaderBag): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Webhooks: verification with the service's JWKS (cached), the delivery log and re-send. */
+/**
+ * Webhooks: verification with this platform's own JWKS (cached), the delivery log and re-send. Every
+ * platform has its own signing keys, so a client verifies only its own platform's deliveries.
+ */
 export class WebhooksResource {
   readonly #sender: RequestSender;
-  /** The JWKS cache `verify` uses: fetched on first use, refetched once on an unknown `kid`. */
+  /**
+   * The JWKS cache `verify` uses: this client's platform's keys (`GET /webhooks/signing-keys` with its
+   * credentials), fetched on first use and refetched once on an unknown `kid`.
+   */
   readonly keyCache: WebhookKeyCache;
   /** `signTestWebhook`: signs a payload with a fresh local key, for a platform's own receiver tests. */
   readonly signTestPayload = signTestWebhook;
@@ -34,12 +40,15 @@ export class WebhooksResource {
     this.keyCache = new WebhookKeyCache(() => this.signingKeys());
   }
 
-  /** `GET /webhooks/signing-keys`. */
+  /** `GET /webhooks/signing-keys`: the keys of this client's platform only. */
   async signingKeys(options?: RequestOptions): Promise<ApiResult<WebhookJwks>> {
     return this.#sender.send("GET", "/webhooks/signing-keys", { options });
   }
 
-  /** Verifies a delivery with `keys`, or with the service's keys (cached) when none are given. */
+  /**
+   * Verifies a delivery with `keys`, or with this client's platform's keys (cached) when none are given;
+   * another platform's delivery fails with `UNKNOWN_KEY`.
+   */
   async verify<T = unknown>(
     rawBody: string | Uint8Array,
     headers: HeaderBag,

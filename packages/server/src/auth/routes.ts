@@ -12,7 +12,12 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
   app.post(
     "/tokens",
     { schema: { tags, body: CreateTokenBody, response: { 201: CreatedApiToken, ...errorResponses } } },
-    async (request, reply) => reply.code(201).send(await createToken(deps, request.caller, request.body)),
+    // The answer holds the client secret, shown this once: no cache may keep it.
+    async (request, reply) =>
+      reply
+        .code(201)
+        .header("cache-control", "no-store")
+        .send(await createToken(deps, request.caller, request.body)),
   );
 
   app.get(

@@ -6,8 +6,9 @@ import type { Deps } from "../core/deps.js";
 
 export const cardLimitsUsage = `usage: paysvc card-limits --platform <Platform id> --max-live-cards <n> [--per-cardholder <n>|none]
   Sets a platform's live-card caps (CARD_LIMIT_REACHED). --per-cardholder none removes the per-cardholder
-  cap; without --per-cardholder the current one is kept. Works on the database directly (operator only):
-  --data-dir DIR (env PAYSVC_DATA_DIR, default .paysvc) or DATABASE_URL, as for paysvc start.`;
+  cap; without --per-cardholder the current one is kept. Operator only: --data-dir DIR (env PAYSVC_DATA_DIR,
+  default .paysvc) or DATABASE_URL, as for paysvc start; on an embedded directory a running server holds,
+  the change goes through that server's operator API.`;
 
 const CardLimitsCommand = Type.Object({
   platformId: Type.String({ pattern: "^Platform:" }),

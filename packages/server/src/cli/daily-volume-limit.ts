@@ -6,8 +6,9 @@ import { setDailyVolumeLimit } from "../quotes/daily-volume.js";
 
 export const dailyVolumeLimitUsage = `usage: paysvc daily-volume-limit --platform <Platform id> --limit <USD cents>
   Sets a platform's daily volume limit (DAILY_VOLUME_LIMIT_EXCEEDED): the executed volume allowed per
-  America/Chicago day, in USD cents (default 1000000000, USD 10,000,000.00). Works on the database directly
-  (operator only): --data-dir DIR (env PAYSVC_DATA_DIR, default .paysvc) or DATABASE_URL, as for paysvc start.`;
+  America/Chicago day, in USD cents (default 1000000000, USD 10,000,000.00). Operator only: --data-dir DIR
+  (env PAYSVC_DATA_DIR, default .paysvc) or DATABASE_URL, as for paysvc start; on an embedded directory a
+  running server holds, the change goes through that server's operator API.`;
 
 const DailyVolumeLimitCommand = Type.Object({
   platformId: Type.String({ pattern: "^Platform:" }),

@@ -3,6 +3,7 @@ import type { OtpSender } from "../wallet-auth/otp-sender.js";
 import type { WebhookTimeouts } from "../webhooks/sender.js";
 import { type Clock, offsetClock } from "./clock.js";
 import type { Db } from "./db/db.js";
+import type { OutboundSettings } from "./outbound/targets.js";
 
 export type Mode = "sandbox" | "production";
 
@@ -19,6 +20,8 @@ export interface Deps {
   settlementLagMs: number;
   /** Webhook sender timeouts; defaults to 5 s connect / 15 s total (conventions §7.1). Tests shorten them. */
   webhookTimeouts?: WebhookTimeouts;
+  /** Where webhooks may be sent (PAYSVC_ALLOW_PRIVATE_TARGETS; core/outbound); absent: private allowed in the sandbox. */
+  outbound?: OutboundSettings;
   /** Delivers production OTP codes; defaults to a log line (docs/decisions.md "Embedded wallet authentication"). */
   otpSender?: OtpSender;
   /**
@@ -27,6 +30,11 @@ export interface Deps {
    * DEFAULT_WALLET_VERIFICATION_THRESHOLD.
    */
   walletVerificationThreshold?: number;
+  /**
+   * The operator secret of an embedded data directory (`<data dir>/operator.json`): set, the server
+   * answers the operator commands at `/_operator` (operator/routes.ts).
+   */
+  operatorSecret?: string;
 }
 
 /** Default regulatory threshold for payouts to wallets that are not ACTIVE: USD 1,000.00, in cents. */

@@ -1,7 +1,7 @@
 import type { Tx } from "../core/db/db.js";
 import { ApiError } from "../core/errors/api-error.js";
 import { newId } from "../core/ids.js";
-import { assertMinorUnits } from "../core/money.js";
+import { assertMinorUnits, MAX_AMOUNT } from "../core/money.js";
 import { toInternalAccount } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
@@ -43,6 +43,18 @@ export interface HoldChange {
   delta: number;
 }
 
+/**
+ * A balance past the largest amount (conventions §1.4) could not be read back exactly: the posting is
+ * refused as a whole, inside the caller's transaction, so nothing of it is written.
+ */
+function balanceOutOfRange(accountId: string): ApiError {
+  return new ApiError("AMOUNT_OUT_OF_RANGE", {
+    reason: `The posting would take account ${accountId}'s balance past ${MAX_AMOUNT} minor units, the largest amount.`,
+  });
+}
+
+const representable = (balance: number) => Math.abs(balance) <= MAX_AMOUNT;
+
 export interface PostingResult {
   changes: store.BalanceChangeRow[];
   accounts: Map<string, InternalAccountRow>;
@@ -78,6 +90,7 @@ export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<P
         reason: `Account ${account.id} has ${available} available; ${-delta} needed.`,
       });
     }
+    if (!representable(account.total_balance + delta)) throw balanceOutOfRange(account.id);
     if (account.held_amount + (held.get(account.id) ?? 0) < 0)
       throw new RangeError(`account ${account.id} would hold a negative amount`);
   }
@@ -103,8 +116,9 @@ export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<P
       balance_after: before.balance + posting.amount,
       count_after: before.count + 1,
     };
+    if (!representable(row.balance_after)) throw balanceOutOfRange(posting.accountId);
     await store.insertBalanceChange(tx, row);
-    await store.shiftLaterBalances(tx, row);
+    if (await store.shiftLaterBalances(tx, row, MAX_AMOUNT)) throw balanceOutOfRange(posting.accountId);
     changes.push(row);
   }
   const accounts = new Map<string, InternalAccountRow>();

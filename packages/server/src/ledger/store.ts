@@ -73,14 +73,19 @@ export async function insertBalanceChange(tx: Tx, row: BalanceChangeRow): Promis
 
 /**
  * A change dated before existing ones (a card clearing inside the settlement lag) shifts the running
- * balance of the later rows; backdating is bounded by the lag, so this touches only recent rows.
+ * balance of the later rows; backdating is bounded by the lag, so this touches only recent rows. True
+ * when a shifted balance passes `bound` (compared in SQL: such a value is not exact as a JS number).
  */
-export async function shiftLaterBalances(tx: Tx, row: BalanceChangeRow): Promise<void> {
-  await tx.query(
-    `UPDATE balance_changes SET balance_after = balance_after + $4, count_after = count_after + 1
-     WHERE account_id = $1 AND (effective_at, id) > ($2, $3)`,
-    [row.account_id, row.effective_at, row.id, row.amount],
+export async function shiftLaterBalances(tx: Tx, row: BalanceChangeRow, bound: number): Promise<boolean> {
+  const [result] = await tx.query<{ over: boolean | null }>(
+    `WITH shifted AS (
+       UPDATE balance_changes SET balance_after = balance_after + $4, count_after = count_after + 1
+       WHERE account_id = $1 AND (effective_at, id) > ($2, $3)
+       RETURNING balance_after)
+     SELECT bool_or(abs(balance_after) > $5) AS over FROM shifted`,
+    [row.account_id, row.effective_at, row.id, row.amount, bound],
   );
+  return result?.over === true;
 }
 
 export async function applyToAccount(

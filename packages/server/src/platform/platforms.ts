@@ -5,6 +5,7 @@ import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, type FieldError, invalidInput } from "../core/errors/api-error.js";
 import type { Caller, Environment } from "../core/http/context.js";
 import { newId } from "../core/ids.js";
+import { type TargetPolicy, targetPolicy, targetProblem } from "../core/outbound/targets.js";
 import { openPlatformAccount } from "../customers/accounts.js";
 import { readWalletAuthConfig, walletAuthConfigProblems } from "../wallet-auth/auth-config-schema.js";
 import {
@@ -13,6 +14,7 @@ import {
   storedBundleSigningPublicKey,
 } from "../wallet-auth/bundle-signing.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
+import { createFirstSigningKey } from "../webhooks/signing-keys.js";
 import type {
   CardTokenization2faConfig,
   PlatformConfig as PlatformConfigSchema,
@@ -80,8 +82,8 @@ export interface NewPlatform {
 }
 
 /**
- * Creates a platform with an all-permission API token and, for sandbox platforms, the platform-owned
- * USD account the sandbox starts with (conventions §2.2); one transaction.
+ * Creates a platform with an all-permission API token, its own webhook signing key and, for sandbox
+ * platforms, the platform-owned USD account the sandbox starts with (conventions §2.2); one transaction.
  */
 export async function createPlatform(
   deps: Pick<Deps, "db" | "clock">,
@@ -106,6 +108,7 @@ export async function createPlatform(
       updated_at: now,
     };
     await store.insertPlatform(tx, row);
+    await createFirstSigningKey(tx, row.id, now);
     if (input.environment === "SANDBOX") await openPlatformAccount(tx, row.id, "USD", now);
     const token = await insertNewToken(
       tx,
@@ -164,10 +167,23 @@ function checkWebhookEndpoint(endpoint: string, environment: Environment, field 
     throw invalidInput([{ field, message: "must be an https URL outside the sandbox" }]);
 }
 
+/**
+ * The endpoint is where the service connects: no credentials in it, and no address the platform's
+ * policy refuses (loopback, private, link-local…; core/outbound). Names are checked again at connect time.
+ */
+function checkWebhookTarget(endpoint: string, policy: TargetPolicy): void {
+  const problem = targetProblem(new URL(endpoint), policy);
+  if (problem) throw invalidInput([{ field: "webhookEndpoint", message: problem }]);
+}
+
 /** Passkey origins and OIDC providers (auth-config-schema.ts); the PROCESSING delay is a sandbox testing aid. */
-function checkWalletAuthConfig(changes: UpdateWalletAuthConfig, environment: Environment): void {
+function checkWalletAuthConfig(
+  changes: UpdateWalletAuthConfig,
+  environment: Environment,
+  policy: TargetPolicy,
+): void {
   const { sandboxProcessingDelayMs: delay, ...providers } = changes;
-  const errors = walletAuthConfigProblems(providers);
+  const errors = walletAuthConfigProblems(providers, policy);
   if (delay !== undefined && environment !== "SANDBOX")
     errors.push({
       field: "walletAuthConfig.sandboxProcessingDelayMs",
@@ -189,8 +205,12 @@ export async function updateConfig(
   return deps.db.transaction(async (tx) => {
     const row = await store.lockPlatform(tx, caller.platformId);
     if (!row) throw new ApiError("PLATFORM_NOT_FOUND");
-    if (changes.webhookEndpoint) checkWebhookEndpoint(changes.webhookEndpoint, row.environment);
-    if (changes.walletAuthConfig) checkWalletAuthConfig(changes.walletAuthConfig, row.environment);
+    const policy = targetPolicy(deps.outbound, row.environment);
+    if (changes.webhookEndpoint) {
+      checkWebhookEndpoint(changes.webhookEndpoint, row.environment);
+      checkWebhookTarget(changes.webhookEndpoint, policy);
+    }
+    if (changes.walletAuthConfig) checkWalletAuthConfig(changes.walletAuthConfig, row.environment, policy);
     if (changes.invitationBaseUrl)
       checkWebhookEndpoint(changes.invitationBaseUrl, row.environment, "invitationBaseUrl");
     const supportedCurrencies = changes.supportedCurrencies && [...new Set(changes.supportedCurrencies)];

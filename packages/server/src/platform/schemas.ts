@@ -121,7 +121,11 @@ export const UpdateConfigBody = Type.Object(
     sandboxSkipVerificationPaperwork: Type.Optional(Type.Boolean()),
     /** Replaces the whole list; `[]` removes every platform fee. */
     feeConfigs: Type.Optional(Type.Array(RailFeeConfig, { maxItems: feeRails.length })),
-    /** An absolute http(s) URL, https outside the sandbox; `null` clears it (conventions §7.3). */
+    /**
+     * An absolute http(s) URL, https outside the sandbox, without credentials, not at a loopback, private
+     * or otherwise reserved address (sandbox: unless the service allows private targets); `null` clears it
+     * (conventions §7.3; docs/decisions.md "Security (issue 16)").
+     */
     webhookEndpoint: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()])),
     /** Applies to cards issued afterwards; `null` turns digital-wallet tokenization off. */
     cardTokenization2faConfig: Type.Optional(Type.Union([CardTokenization2faConfig, Type.Null()])),

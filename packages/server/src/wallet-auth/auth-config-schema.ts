@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import type { Executor } from "../core/db/db.js";
 import type { FieldError } from "../core/errors/api-error.js";
+import { type TargetPolicy, targetProblem } from "../core/outbound/targets.js";
 import { findPlatform } from "../platform/store.js";
 
 // `platforms.wallet_auth_config` (docs/decisions.md "Embedded wallet authentication"): where passkeys may be
@@ -34,7 +35,10 @@ export const OidcProviderConfig = Type.Object(
       maxItems: 20,
       uniqueItems: true,
     }),
-    /** https (or http on a loopback host); optional for Google and Apple, whose key sets are known. */
+    /**
+     * https (or http on a loopback host), at an address the platform may reach: a public one, for
+     * production platforms (docs/decisions.md "Security (issue 16)"); optional for Google and Apple.
+     */
     jwksUri: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
   },
   { additionalProperties: false },
@@ -87,9 +91,14 @@ function originProblem(origin: string, rpId: string): string | undefined {
 
 /**
  * The rules `PATCH /config` checks beyond the schema: origins belong to the RP ID, issuers are listed once,
- * and every provider has a key set (given, or known for Google and Apple) served over https or loopback http.
+ * and every provider has a key set (given, or known for Google and Apple) served over https or loopback
+ * http, at an address `policy` lets the platform reach (no credentials, no loopback or private address
+ * for production platforms; the resolved address is checked again when the key set is fetched).
  */
-export function walletAuthConfigProblems(config: WalletAuthConfig): FieldError[] {
+export function walletAuthConfigProblems(
+  config: WalletAuthConfig,
+  policy: Pick<TargetPolicy, "allowPrivate">,
+): FieldError[] {
   const errors: FieldError[] = [];
   const passkey = config.passkey;
   if (passkey)
@@ -114,6 +123,10 @@ export function walletAuthConfigProblems(config: WalletAuthConfig): FieldError[]
         field: `${field}.jwksUri`,
         message: "must be an absolute https URL (http only on a loopback host)",
       });
+    else {
+      const problem = targetProblem(url, policy);
+      if (problem) errors.push({ field: `${field}.jwksUri`, message: problem });
+    }
   });
   return errors;
 }

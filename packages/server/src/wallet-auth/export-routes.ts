@@ -45,7 +45,11 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         signedHttp(request),
       );
       // The status picks the response schema (202 challenge, 200 result or PROCESSING, or an error body).
-      return reply.code(result.status).send(result.body as never);
+      // The encrypted wallet credentials are never stored, by the service or by a cache on the way.
+      return reply
+        .code(result.status)
+        .header("cache-control", "no-store")
+        .send(result.body as never);
     },
   );
 };

@@ -2,6 +2,7 @@ import {
   type CompactVerifyGetKey,
   compactVerify,
   createRemoteJWKSet,
+  customFetch,
   decodeJwt,
   decodeProtectedHeader,
   type JWTPayload,
@@ -9,6 +10,8 @@ import {
 } from "jose";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Environment } from "../core/http/context.js";
+import { outboundFetch } from "../core/outbound/fetch.js";
+import { PUBLIC_ONLY, type TargetPolicy } from "../core/outbound/targets.js";
 import { KNOWN_JWKS_URIS, type OidcProviderConfig, type WalletAuthConfig } from "./auth-config-schema.js";
 
 /** Issuers a sandbox platform accepts without configuration; their signatures are not checked (§5.7). */
@@ -47,18 +50,48 @@ export interface OidcContext {
 const failed = (why: string) =>
   new ApiError("UNAUTHORIZED", { reason: `The OIDC token was refused: ${why}.` });
 
-// One remote key set per URI for the life of the process: jose caches the keys (10 min) and refetches
-// on an unknown `kid` (at most every 30 s), which a per-request key set would defeat.
+/** At most this many key sets are cached; the least recently used goes first (issue 16). */
+export const MAX_CACHED_KEY_SETS = 256;
+/** A key set document larger than this is refused, not buffered (real ones are a few KiB). */
+const MAX_KEY_SET_BYTES = 64 * 1024;
+
+/**
+ * Where key sets may be fetched from. Only production platforms fetch them, so: public addresses only,
+ * checked on the address the socket connects to (core/outbound). The test suite's issuer is a loopback
+ * server: its files widen this with useKeySetTargets and put it back when done.
+ */
+let keySetTargets: TargetPolicy = PUBLIC_ONLY;
+
+/** Replaces the key-set target policy (tests only); returns the function that restores the previous one. */
+export function useKeySetTargets(policy: TargetPolicy): () => void {
+  const previous = keySetTargets;
+  keySetTargets = policy;
+  return () => {
+    keySetTargets = previous;
+  };
+}
+
+const fetchKeySet = outboundFetch(() => keySetTargets, MAX_KEY_SET_BYTES);
+
+// One remote key set per URI: jose caches the keys (10 min) and refetches on an unknown `kid` (at most
+// every 30 s), which a per-request key set would defeat. The URIs come from platform configuration, so
+// the cache is bounded (a Map iterates in insertion order: a hit is moved to the end, the first evicted).
 const keySets = new Map<string, CompactVerifyGetKey>();
 
 function keySet(uri: string): CompactVerifyGetKey {
   let set = keySets.get(uri);
-  if (!set) {
-    set = createRemoteJWKSet(new URL(uri), { timeoutDuration: 5000 });
-    keySets.set(uri, set);
+  if (set) keySets.delete(uri);
+  else set = createRemoteJWKSet(new URL(uri), { timeoutDuration: 5000, [customFetch]: fetchKeySet });
+  keySets.set(uri, set);
+  if (keySets.size > MAX_CACHED_KEY_SETS) {
+    const oldest = keySets.keys().next().value;
+    if (oldest !== undefined) keySets.delete(oldest);
   }
   return set;
 }
+
+/** How many key sets are cached now (the bound's test). */
+export const cachedKeySetCount = () => keySets.size;
 
 /** Header and payload of a compact JWT; anything that is not one is `400 INVALID_INPUT` on `oidcToken`. */
 function decode(token: string): JWTPayload {

@@ -5,7 +5,13 @@ import type { Caller } from "../core/http/context.js";
 import { listPage, type PageResult, splitPageQuery } from "../core/http/pagination.js";
 import { attemptDelivery, loadDelivery } from "./delivery.js";
 import { addDelivery, enqueueEvent } from "./outbox.js";
-import type { ListDeliveriesQuery, WebhookDelivery, WebhookTestResult } from "./schemas.js";
+import {
+  DELIVERY_ERROR_CLASSES,
+  type DeliveryErrorClass,
+  type ListDeliveriesQuery,
+  type WebhookDelivery,
+  type WebhookTestResult,
+} from "./schemas.js";
 
 interface DeliveryRow {
   [column: string]: unknown;
@@ -26,6 +32,17 @@ interface AttemptRow {
   error: string | null;
   latency_ms: number;
   attempted_at: Date;
+}
+
+/**
+ * The stored error as a class. Attempts recorded before errors were classes hold the socket's text:
+ * it is never shown, only CONNECTION_ERROR (or HTTP_STATUS when the attempt had an answer).
+ */
+function errorClass(attempt: AttemptRow): DeliveryErrorClass | null {
+  const stored = attempt.error;
+  if (stored === null) return null;
+  const known = DELIVERY_ERROR_CLASSES.find((c) => c === stored);
+  return known ?? (attempt.status_code === null ? "CONNECTION_ERROR" : "HTTP_STATUS");
 }
 
 async function toDeliveries(deps: Deps, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
@@ -49,7 +66,7 @@ async function toDeliveries(deps: Deps, rows: DeliveryRow[]): Promise<WebhookDel
         attempt: a.attempt,
         url: a.url,
         statusCode: a.status_code,
-        error: a.error,
+        error: errorClass(a),
         latencyMs: a.latency_ms,
         attemptedAt: a.attempted_at.toISOString(),
       })),
@@ -140,7 +157,7 @@ export async function sendTestEvent(deps: Deps, caller: Caller): Promise<Webhook
   const { result } = await attemptDelivery(deps, { ...delivery, webhook_endpoint: url });
   if (!result.ok)
     throw new ApiError("WEBHOOK_DELIVERY_ERROR", {
-      reason: `The webhook endpoint gave no HTTP response: ${result.error}.`,
+      reason: `The webhook endpoint gave no HTTP response (${result.error}).`,
     });
   return { url, response_status: result.status, ...(result.body ? { response_body: result.body } : {}) };
 }

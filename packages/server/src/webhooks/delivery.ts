@@ -1,5 +1,8 @@
 import type { Executor, Tx } from "../core/db/db.js";
 import type { Deps } from "../core/deps.js";
+import type { Environment } from "../core/http/context.js";
+import { targetPolicy } from "../core/outbound/targets.js";
+import type { DeliveryErrorClass } from "./schemas.js";
 import { DEFAULT_WEBHOOK_TIMEOUTS, postWebhook, type SendResult } from "./sender.js";
 import { signatureHeader } from "./signing-keys.js";
 
@@ -25,12 +28,14 @@ export interface LoadedDelivery {
   type: string;
   webhook_endpoint: string | null;
   clock_offset_ms: number;
+  /** The platform's environment: which addresses its endpoint may resolve to (core/outbound). */
+  environment: Environment;
 }
 
 /** A delivery with what sending it needs: the stored body, the event type and the current endpoint. */
 export async function loadDelivery(db: Executor, deliveryId: string): Promise<LoadedDelivery | undefined> {
   const [row] = await db.query<LoadedDelivery>(
-    `SELECT d.*, e.body, e.type, p.webhook_endpoint, p.clock_offset_ms FROM webhook_deliveries d
+    `SELECT d.*, e.body, e.type, p.webhook_endpoint, p.clock_offset_ms, p.environment FROM webhook_deliveries d
        JOIN webhook_events e ON e.id = d.event_id JOIN platforms p ON p.id = d.platform_id WHERE d.id = $1`,
     [deliveryId],
   );
@@ -44,6 +49,12 @@ export type Outcome =
 /** 2xx and 409 stop retries (spec Events rule 1); anything else, including a 3xx, is retried. */
 export function isDelivered(result: SendResult): boolean {
   return result.ok && ((result.status >= 200 && result.status < 300) || result.status === 409);
+}
+
+/** What an attempt records as its error: a class only (core/outbound), HTTP_STATUS for an unwanted answer. */
+function attemptError(result: SendResult): DeliveryErrorClass | null {
+  if (!result.ok) return result.error;
+  return isDelivered(result) ? null : "HTTP_STATUS";
 }
 
 function decide(delivery: LoadedDelivery, result: SendResult, attempt: number, now: Date): Outcome {
@@ -71,7 +82,7 @@ async function recordAttempt(
       attempt,
       sent.url,
       result.ok ? result.status : null,
-      result.ok ? null : result.error,
+      attemptError(result),
       result.latencyMs,
       now,
     ],
@@ -96,12 +107,13 @@ export async function attemptDelivery(
   after: (tx: Tx, outcome: Outcome) => Promise<void> = async () => undefined,
 ): Promise<{ outcome: Outcome; result: SendResult; url: string }> {
   const url = delivery.webhook_endpoint;
-  const signature = await signatureHeader(deps.db, delivery.body, deps.clock.now());
+  const signature = await signatureHeader(deps.db, delivery.platform_id, delivery.body, deps.clock.now());
   const result = await postWebhook(
     url,
     delivery.body,
     signature,
     deps.webhookTimeouts ?? DEFAULT_WEBHOOK_TIMEOUTS,
+    targetPolicy(deps.outbound, delivery.environment),
   );
   const now = new Date(deps.clock.now().getTime() + delivery.clock_offset_ms);
   const outcome = await deps.db.transaction(async (tx) => {

@@ -17,11 +17,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     {
       schema: {
         tags,
-        description: "The public keys that verify `X-Service-Signature`, as a JWKS; any token may read it.",
+        description:
+          "The public keys that verify `X-Service-Signature` on this platform's events, as a JWKS; any token may read it. Every platform has its own keys.",
         response: { 200: SigningKeys, ...errorResponses },
       },
     },
-    async () => listSigningKeys(deps.db, deps.clock.now()),
+    async (request) => listSigningKeys(deps.db, request.caller.platformId, deps.clock.now()),
   );
 
   app.get(

@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { Page, PageQuery, Query, SortQuery } from "../core/http/pagination.js";
 import { DateTime, StringEnum } from "../core/http/schemas.js";
+import { OUTBOUND_ERROR_CLASSES } from "../core/outbound/request.js";
 
 export const SigningKey = Type.Object({
   kty: Type.Literal("EC"),
@@ -12,15 +13,22 @@ export const SigningKey = Type.Object({
   alg: Type.Literal("ES256"),
 });
 
-/** `GET /webhooks/signing-keys` (conventions §7.2). */
+/** `GET /webhooks/signing-keys` (conventions §7.2): the caller's platform's keys only. */
 export const SigningKeys = Type.Object({ keys: Type.Array(SigningKey) });
 export type SigningKeys = Static<typeof SigningKeys>;
+
+/**
+ * Why an attempt did not deliver: HTTP_STATUS (an answer other than 2xx or 409; see statusCode), or the
+ * class of the failure that left no answer. Never the socket's text (docs/decisions.md "Security (issue 16)").
+ */
+export const DELIVERY_ERROR_CLASSES = ["HTTP_STATUS", ...OUTBOUND_ERROR_CLASSES] as const;
+export type DeliveryErrorClass = (typeof DELIVERY_ERROR_CLASSES)[number];
 
 export const WebhookAttempt = Type.Object({
   attempt: Type.Integer({ minimum: 1 }),
   url: Type.String(),
   statusCode: Type.Union([Type.Integer(), Type.Null()]),
-  error: Type.Union([Type.String(), Type.Null()]),
+  error: Type.Union([StringEnum(DELIVERY_ERROR_CLASSES), Type.Null()]),
   latencyMs: Type.Integer({ minimum: 0 }),
   attemptedAt: DateTime(),
 });

@@ -1,5 +1,11 @@
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
+import {
+  classifyError,
+  type OutboundErrorClass,
+  outboundRequest,
+  preflight,
+  timeoutError,
+} from "../core/outbound/request.js";
+import type { TargetPolicy } from "../core/outbound/targets.js";
 
 /** Webhook sender timeouts (conventions §7.1): 5 s to connect, 15 s in total. Tests shorten them. */
 export interface WebhookTimeouts {
@@ -14,32 +20,29 @@ export const RESPONSE_BODY_LIMIT = 4096;
 
 export type SendResult =
   | { ok: true; status: number; body: string; latencyMs: number }
-  | { ok: false; error: string; latencyMs: number };
+  | { ok: false; error: OutboundErrorClass; latencyMs: number };
 
 /**
- * POSTs the exact body bytes once. Redirects are never followed (a 3xx is just a status), and a URL that
- * is not http(s) is refused before any connection is made.
+ * POSTs the exact body bytes once, to an address `policy` allows (core/outbound: checked on the
+ * resolved address the socket connects to). Redirects are never followed (a 3xx is just a status), and
+ * a URL that is not http(s), carries credentials or names a refused IP is refused before any socket.
+ * A failure is reported as its class only, never the socket's text.
  */
 export function postWebhook(
   url: string,
   body: string,
   signature: string,
   timeouts: WebhookTimeouts,
+  policy: TargetPolicy,
 ): Promise<SendResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return resolve({ ok: false, error: "invalid URL", latencyMs: 0 });
-    }
-    if (target.protocol !== "http:" && target.protocol !== "https:")
-      return resolve({ ok: false, error: `refused scheme ${target.protocol}`, latencyMs: 0 });
-    const send = target.protocol === "https:" ? httpsRequest : httpRequest;
-    const fail = (error: string) => resolve({ ok: false, error, latencyMs: latency() });
-    const req = send(target, {
+    const checked = preflight(url, policy);
+    if ("error" in checked) return resolve({ ok: false, error: checked.error, latencyMs: 0 });
+    const fail = (error: unknown) =>
+      resolve({ ok: false, error: classifyError(error), latencyMs: latency() });
+    const req = outboundRequest(checked.url, policy, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -51,11 +54,11 @@ export function postWebhook(
     });
     req.on("socket", (socket) => {
       if (!socket.connecting) return;
-      const timer = setTimeout(() => req.destroy(new Error("connect timeout")), timeouts.connectTimeoutMs);
+      const timer = setTimeout(() => req.destroy(timeoutError()), timeouts.connectTimeoutMs);
       socket.once("connect", () => clearTimeout(timer));
       socket.once("close", () => clearTimeout(timer));
     });
-    req.on("error", (error) => fail(error.name === "AbortError" ? "timeout" : error.message));
+    req.on("error", fail);
     req.on("response", (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -63,7 +66,7 @@ export function postWebhook(
         if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
         size += chunk.length;
       });
-      res.on("error", (error) => fail(error.name === "AbortError" ? "timeout" : error.message));
+      res.on("error", fail);
       res.on("end", () => {
         const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8");
         resolve({ ok: true, status: res.statusCode ?? 0, body: text, latencyMs: latency() });

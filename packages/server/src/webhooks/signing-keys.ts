@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, generateKeyPairSync, type JsonWebKey, sign } from "node:crypto";
-import type { Db, Tx } from "../core/db/db.js";
+import type { Db, Executor, Tx } from "../core/db/db.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A new key is listed this long before it first signs (conventions §7.2). */
@@ -25,6 +25,7 @@ interface KeyRow {
   private_jwk: JsonWebKey;
   signs_from: Date;
   retires_at: Date | null;
+  created_at: Date;
 }
 
 /** The RFC 7638 thumbprint of an EC public key, base64url: SHA-256 over the required members in order. */
@@ -33,25 +34,48 @@ export function jwkThumbprint(jwk: { crv: string; kty: string; x: string; y: str
   return createHash("sha256").update(canonical).digest("base64url");
 }
 
-async function insertKey(tx: Tx, signsFrom: Date, now: Date): Promise<PublicJwk> {
+async function insertKey(tx: Tx, platformId: string, signsFrom: Date, now: Date): Promise<PublicJwk> {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const { x, y } = publicKey.export({ format: "jwk" });
   if (!x || !y) throw new Error("P-256 key export lacks x or y");
   const kid = jwkThumbprint({ crv: "P-256", kty: "EC", x, y });
   const jwk: PublicJwk = { kty: "EC", crv: "P-256", x, y, kid, use: "sig", alg: "ES256" };
   await tx.query(
-    `INSERT INTO webhook_signing_keys (kid, public_jwk, private_jwk, signs_from, created_at)
-     VALUES ($1, $2::jsonb, $3::jsonb, $4, $5)`,
-    [kid, JSON.stringify(jwk), JSON.stringify(privateKey.export({ format: "jwk" })), signsFrom, now],
+    `INSERT INTO webhook_signing_keys (platform_id, kid, public_jwk, private_jwk, signs_from, created_at)
+     VALUES ($1, $2, $3::jsonb, $4::jsonb, $5, $6)`,
+    [
+      platformId,
+      kid,
+      JSON.stringify(jwk),
+      JSON.stringify(privateKey.export({ format: "jwk" })),
+      signsFrom,
+      now,
+    ],
   );
   return jwk;
 }
 
-// Serializes key creation across processes; EXCLUSIVE mode still lets readers list and sign.
-async function lockKeys(tx: Tx): Promise<KeyRow[]> {
-  await tx.query("LOCK TABLE webhook_signing_keys IN EXCLUSIVE MODE");
-  return tx.query<KeyRow>("SELECT * FROM webhook_signing_keys ORDER BY signs_from");
+/** Advisory-lock class of one platform's key set (the second key is the platform id's hash). */
+const PLATFORM_KEYS_LOCK = 7262101;
+
+// Serializes key creation for one platform across processes, so other platforms never wait on it and
+// readers (listing, signing) never do.
+async function lockPlatformKeys(tx: Tx, platformId: string): Promise<KeyRow[]> {
+  await tx.query(`SELECT pg_advisory_xact_lock(${PLATFORM_KEYS_LOCK}, hashtext($1))`, [platformId]);
+  return platformKeys(tx, platformId);
 }
+
+function platformKeys(db: Executor, platformId: string): Promise<KeyRow[]> {
+  return db.query<KeyRow>("SELECT * FROM webhook_signing_keys WHERE platform_id = $1 ORDER BY signs_from", [
+    platformId,
+  ]);
+}
+
+/**
+ * Rotation retires the current key as it announces the next, so a platform has exactly one unretired key;
+ * none means it holds only the migrated copies of the old deployment-wide key.
+ */
+const hasUnretiredKey = (rows: KeyRow[]) => rows.some((r) => r.retires_at === null);
 
 function signingRow(rows: KeyRow[], now: Date): KeyRow | undefined {
   return rows
@@ -59,48 +83,66 @@ function signingRow(rows: KeyRow[], now: Date): KeyRow | undefined {
     .sort((a, b) => b.signs_from.getTime() - a.signs_from.getTime())[0];
 }
 
-/** Creates the deployment's first key (signing at once, nothing to overlap with) when there is none. */
-export async function ensureSigningKey(db: Db, now: Date): Promise<void> {
-  const existing = await db.query("SELECT 1 FROM webhook_signing_keys LIMIT 1");
-  if (existing.length > 0) return;
-  await db.transaction(async (tx) => {
-    if ((await lockKeys(tx)).length === 0) await insertKey(tx, now, now);
+/**
+ * A platform's first key, signing at once (there is nothing to overlap with). `createPlatform` calls it
+ * in the platform's own transaction, so no platform is ever without a key of its own.
+ */
+export async function createFirstSigningKey(tx: Tx, platformId: string, now: Date): Promise<PublicJwk> {
+  return insertKey(tx, platformId, now, now);
+}
+
+/**
+ * The platform's keys, after giving it a first key if it has only retired ones: platforms that existed
+ * before issue 16 hold just the retired copies of the old deployment-wide key (migration 0016).
+ */
+async function keysOf(db: Db, platformId: string, now: Date): Promise<KeyRow[]> {
+  const rows = await platformKeys(db, platformId);
+  if (hasUnretiredKey(rows)) return rows;
+  return db.transaction(async (tx) => {
+    const locked = await lockPlatformKeys(tx, platformId);
+    if (hasUnretiredKey(locked)) return locked;
+    await createFirstSigningKey(tx, platformId, now);
+    return platformKeys(tx, platformId);
   });
 }
 
 /**
- * Rotation: lists a new key now, which signs from now + 24 h; the key signing until then retires at that
- * moment and stays listed 8 more days, so receivers with a cached JWKS keep verifying throughout.
+ * Rotation of one platform's keys: lists a new key now, which signs from now + 24 h; the key signing
+ * until then retires at that moment and stays listed 8 more days, so receivers with a cached JWKS keep
+ * verifying throughout. Other platforms' keys are untouched.
  */
-export async function rotateSigningKey(db: Db, now: Date): Promise<PublicJwk> {
+export async function rotateSigningKey(db: Db, platformId: string, now: Date): Promise<PublicJwk> {
   return db.transaction(async (tx) => {
-    const rows = await lockKeys(tx);
+    const rows = await lockPlatformKeys(tx, platformId);
+    if (!hasUnretiredKey(rows)) await createFirstSigningKey(tx, platformId, now);
     const signsFrom = new Date(now.getTime() + KEY_PREANNOUNCE_MS);
     await tx.query(
-      "UPDATE webhook_signing_keys SET retires_at = $1 WHERE retires_at IS NULL OR retires_at > $1",
-      [signsFrom],
+      `UPDATE webhook_signing_keys SET retires_at = $2
+         WHERE platform_id = $1 AND (retires_at IS NULL OR retires_at > $2)`,
+      [platformId, signsFrom],
     );
-    if (rows.length === 0) await insertKey(tx, now, now);
-    return insertKey(tx, signsFrom, now);
+    return insertKey(tx, platformId, signsFrom, now);
   });
 }
 
-/** The JWKS: every key listed at `now` (announced, signing, or retired less than 8 days ago). */
-export async function listSigningKeys(db: Db, now: Date): Promise<{ keys: PublicJwk[] }> {
-  await ensureSigningKey(db, now);
-  const rows = await db.query<KeyRow>(
-    `SELECT * FROM webhook_signing_keys WHERE created_at <= $1
-       AND (retires_at IS NULL OR retires_at + $2 * interval '1 millisecond' > $1) ORDER BY signs_from`,
-    [now, KEY_RETENTION_MS],
+/** The platform's JWKS: its keys listed at `now` (announced, signing, or retired less than 8 days ago). */
+export async function listSigningKeys(db: Db, platformId: string, now: Date): Promise<{ keys: PublicJwk[] }> {
+  const rows = await keysOf(db, platformId, now);
+  const listed = rows.filter(
+    (r) =>
+      r.created_at <= now &&
+      (r.retires_at === null || r.retires_at.getTime() + KEY_RETENTION_MS > now.getTime()),
   );
-  return { keys: rows.map((r) => r.public_jwk) };
+  return { keys: listed.map((r) => r.public_jwk) };
 }
 
-/** `X-Service-Signature` for one attempt: ECDSA P-256 SHA-256, DER, base64, over "<t>.<body>" (§7.2). */
-export async function signatureHeader(db: Db, body: string, now: Date): Promise<string> {
-  await ensureSigningKey(db, now);
-  const row = signingRow(await db.query<KeyRow>("SELECT * FROM webhook_signing_keys"), now);
-  if (!row) throw new Error("no webhook signing key is active");
+/**
+ * `X-Service-Signature` for one attempt of one of the platform's events, with that platform's current
+ * key: ECDSA P-256 SHA-256, DER, base64, over "<t>.<body>" (§7.2).
+ */
+export async function signatureHeader(db: Db, platformId: string, body: string, now: Date): Promise<string> {
+  const row = signingRow(await keysOf(db, platformId, now), now);
+  if (!row) throw new Error(`platform ${platformId} has no webhook signing key active`);
   return signWith(row.private_jwk, row.kid, body, now);
 }
 

@@ -64,15 +64,25 @@ export const webhookAttempts = pgTable(
 );
 
 /**
- * The deployment's ECDSA P-256 signing keys. A key is listed from `created_at`, signs from `signs_from`
- * (≥ 24 h after listing, except the very first key), and stops signing at `retires_at`; it stays listed
- * 8 days after that (conventions §7.2). The private JWK is stored as is and never served.
+ * Each platform's ECDSA P-256 signing keys: a platform's events are signed only with its own keys, and
+ * `GET /webhooks/signing-keys` lists only the caller's (docs/decisions.md "Security (issue 16)"). A key
+ * is listed from `created_at`, signs from `signs_from` (≥ 24 h after listing, except a platform's first
+ * key), and stops signing at `retires_at`; it stays listed 8 days after that (conventions §7.2). The
+ * private JWK is stored as is and never served. `kid` is unique per platform only: the deployment-wide
+ * key of before issue 16 was copied, retired, to every platform that existed then.
  */
-export const webhookSigningKeys = pgTable("webhook_signing_keys", {
-  kid: text("kid").primaryKey(),
-  publicJwk: jsonb("public_jwk").notNull(),
-  privateJwk: jsonb("private_jwk").notNull(),
-  signsFrom: timestamp("signs_from", { withTimezone: true, precision: 3 }).notNull(),
-  retiresAt: timestamp("retires_at", { withTimezone: true, precision: 3 }),
-  createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
-});
+export const webhookSigningKeys = pgTable(
+  "webhook_signing_keys",
+  {
+    platformId: text("platform_id")
+      .notNull()
+      .references(() => platforms.id),
+    kid: text("kid").notNull(),
+    publicJwk: jsonb("public_jwk").notNull(),
+    privateJwk: jsonb("private_jwk").notNull(),
+    signsFrom: timestamp("signs_from", { withTimezone: true, precision: 3 }).notNull(),
+    retiresAt: timestamp("retires_at", { withTimezone: true, precision: 3 }),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.platformId, t.kid] })],
+);

@@ -51,6 +51,9 @@ function conventionCodes(): Map<string, number> {
   return codes;
 }
 
+/** Codes neither spec document names, each a decision recorded in docs/decisions.md. */
+const ourAdditions = new Map<ErrorCode, number>([["SERVICE_UNAVAILABLE", 503]]);
+
 describe("error catalogue", () => {
   test("every code of the interface's Errors section is in the catalogue with its HTTP status", () => {
     const codes = specCodes();
@@ -68,9 +71,20 @@ describe("error catalogue", () => {
     for (const [code, status] of codes) expect(catalogue[code as ErrorCode]?.status, code).toBe(status);
   });
 
-  test("the catalogue holds nothing beyond the interface and the conventions", () => {
-    const known = new Set([...specCodes().keys(), ...conventionCodes().keys()]);
+  test("the catalogue holds nothing beyond the interface, the conventions and our recorded additions", () => {
+    const known = new Set([...specCodes().keys(), ...conventionCodes().keys(), ...ourAdditions.keys()]);
     expect(Object.keys(catalogue).filter((code) => !known.has(code))).toEqual([]);
+  });
+
+  test("each of our recorded additions has its status and an entry in docs/decisions.md", () => {
+    const decisions = readFileSync(
+      fileURLToPath(new URL("../../../../docs/decisions.md", import.meta.url)),
+      "utf8",
+    );
+    for (const [code, status] of ourAdditions) {
+      expect(catalogue[code].status, code).toBe(status);
+      expect(decisions, code).toContain(`\`${code}\``);
+    }
   });
 
   test("every entry has a one-sentence default reason", () => {

@@ -111,7 +111,7 @@ describe("health and documentation", () => {
     const health = await server.client.get(`${server.origin}/healthz`, { auth: null });
     const ready = await server.client.get(`${server.origin}/readyz`, { auth: null });
     expect([health.status, health.body]).toEqual([200, { status: "ok" }]);
-    expect([ready.status, ready.body]).toEqual([200, { status: "ready" }]);
+    expect([ready.status, ready.body]).toEqual([200, { status: "ready", checks: { database: "up" } }]);
   });
 
   test("the OpenAPI 3.1 document is served at /2025-10-13/openapi.json from the validating schemas", async () => {

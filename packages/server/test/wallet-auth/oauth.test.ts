@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ControlledClock } from "../../src/core/clock.js";
 import type { Caller } from "../../src/core/http/context.js";
 import { oauthIdentity, verifyOauth } from "../../src/wallet-auth/oauth.js";
+import { useKeySetTargets } from "../../src/wallet-auth/oidc.js";
 import type { AuthMethodRow } from "../../src/wallet-auth/store.js";
 import { type Credentials, startServer, type TestServer } from "../harness.js";
 import {
@@ -29,8 +30,12 @@ let issuer: TestIssuer;
 let sandbox: Caller;
 let production: Caller;
 let productionCredentials: Credentials;
+// The test issuer serves its key set from loopback, which production key-set fetches refuse
+// (ssrf-jwks.test.ts): this file lets them reach it, and puts the policy back when done.
+let restoreKeySetTargets: () => void = () => undefined;
 
 beforeAll(async () => {
+  restoreKeySetTargets = useKeySetTargets({ allowPrivate: true });
   server = await startServer();
   issuer = await startTestIssuer();
   sandbox = callerOf(server.platform, "SANDBOX");
@@ -43,6 +48,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  restoreKeySetTargets();
   await issuer?.close();
   await server.close();
 });

@@ -27,7 +27,7 @@ describe("webhook endpoint configuration (conventions §7.3)", () => {
     await eventually(() => expect(receiver.received).toHaveLength(1));
     const [received] = receiver.received;
     if (!received) throw new Error("no TEST");
-    expect(await verified(server, received)).toMatchObject({ type: "TEST", data: {} });
+    expect(await verified(server, client, received)).toMatchObject({ type: "TEST", data: {} });
     await receiver.close();
   });
 
@@ -84,8 +84,9 @@ describe("webhook endpoint configuration (conventions §7.3)", () => {
     const res = await client.patch<ErrorBody>("/config", { webhookEndpoint: "http://example.com/hooks" });
     expect(res.status).toBe(400);
     expect(res.body.details?.errors[0]?.field).toBe("webhookEndpoint");
-    const ok = await client.patch<Config>("/config", { webhookEndpoint: "https://127.0.0.1:9/hooks" });
-    expect(ok.body.webhookEndpoint).toBe("https://127.0.0.1:9/hooks");
+    // A public name (RFC 6761 .test never resolves); loopback and private addresses: ssrf-config.test.ts.
+    const ok = await client.patch<Config>("/config", { webhookEndpoint: "https://hooks.example.test/hooks" });
+    expect(ok.body.webhookEndpoint).toBe("https://hooks.example.test/hooks");
   });
 });
 

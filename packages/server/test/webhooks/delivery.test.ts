@@ -35,13 +35,13 @@ async function nextRetry() {
 
 describe("webhook delivery (conventions §7.1, §7.2)", () => {
   test("a committed event is POSTed as application/json with an X-Service-Signature the SDK verifies", async () => {
-    const { platform, receiver } = await platformWithReceiver(server);
+    const { platform, client, receiver } = await platformWithReceiver(server);
     const eventId = await produce(server, platform.platformId);
     await eventually(() => expect(receiver.received.length).toBe(1));
     const [received] = receiver.received;
     if (!received) throw new Error("nothing received");
     expect(received.headers["content-type"]).toBe("application/json");
-    const event = await verified(server, received);
+    const event = await verified(server, client, received);
     expect(event).toMatchObject({ id: eventId, type: "CARD.STATUS_CHANGE" });
     await receiver.close();
   });
@@ -59,7 +59,7 @@ describe("webhook delivery (conventions §7.1, §7.2)", () => {
     if (!first || !second) throw new Error("missing attempts");
     expect(second.body).toBe(first.body);
     expect(signatureT(second)).toBeGreaterThan(signatureT(first));
-    await verified(server, second);
+    await verified(server, client, second);
     await eventually(async () => {
       const delivery = await deliveryOf(client, eventId);
       expect(delivery.state).toBe("DELIVERED");
@@ -75,7 +75,7 @@ describe("webhook delivery (conventions §7.1, §7.2)", () => {
     });
     const eventId = await produce(server, platform.platformId);
     await eventually(async () =>
-      expect((await deliveryOf(client, eventId)).attempts[0]?.error).toBe("timeout"),
+      expect((await deliveryOf(client, eventId)).attempts[0]?.error).toBe("TIMEOUT"),
     );
     expect(receiver.received).toHaveLength(1);
     await nextRetry();

@@ -51,7 +51,7 @@ export async function produce(
   return server.db.transaction((tx) => enqueueEvent(tx, { platformId, type, data, now }));
 }
 
-type Jwks = { keys: { kid: string; x: string; y: string; kty: string; crv: string }[] };
+export type Jwks = { keys: { kid: string; x: string; y: string; kty: string; crv: string }[] };
 
 /**
  * Verifies a signature header the way conventions §7.2 tells a consumer to (the SDK's verifyWebhook is
@@ -80,17 +80,19 @@ export function verifySignature(
   return JSON.parse(body) as { id: string; type: string };
 }
 
-export async function jwks(server: TestServer): Promise<Jwks> {
-  return (await server.client.get<Jwks>("/webhooks/signing-keys")).body;
+/** The key set `client`'s platform reads: every platform has its own. */
+export async function jwks(client: TestClient): Promise<Jwks> {
+  return (await client.get<Jwks>("/webhooks/signing-keys")).body;
 }
 
-/** Verifies a received delivery against the server's JWKS at the server's now. */
+/** Verifies a delivery to `client`'s platform against that platform's JWKS at the server's now. */
 export async function verified(
   server: TestServer,
+  client: TestClient,
   received: { body: string; headers: Record<string, unknown> },
 ) {
   const header = received.headers["x-service-signature"];
-  return verifySignature(received.body, String(header), await jwks(server), server.deps.clock.now());
+  return verifySignature(received.body, String(header), await jwks(client), server.deps.clock.now());
 }
 
 export function signatureT(received: { headers: Record<string, unknown> }): number {

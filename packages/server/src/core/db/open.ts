@@ -1,11 +1,17 @@
 import type { Db } from "./db.js";
 import { openPglite } from "./pglite.js";
-import { openPostgres } from "./postgres.js";
+import { openPostgres, postgresTimeoutsFrom } from "./postgres.js";
 
 export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string | null };
 
-/** Opens the configured database: PostgreSQL for a URL, otherwise PGlite in a directory or in memory. */
-export async function openDatabase(target: DatabaseTarget): Promise<Db> {
-  if (target.kind === "postgres") return openPostgres(target.url);
+/**
+ * Opens the configured database: PostgreSQL for a URL (its timeouts from `env`, PAYSVC_DB_*), otherwise
+ * PGlite in a directory or in memory.
+ */
+export async function openDatabase(
+  target: DatabaseTarget,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Db> {
+  if (target.kind === "postgres") return openPostgres(target.url, 10, postgresTimeoutsFrom(env));
   return openPglite(target.dataDir ? { dataDir: target.dataDir } : {});
 }

@@ -10,9 +10,64 @@ const types = {
       : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * How long a database call may take before it fails instead of hanging (issue 16 item 6). The server
+ * ends a statement or an idle transaction; the client gives up on a connection that stopped answering
+ * (a frozen network), which the pool then discards, and TCP keepalive finds dead peers.
+ */
+export interface PostgresTimeouts {
+  connectMs: number;
+  statementMs: number;
+  idleInTransactionMs: number;
+  /** Client side; longer than statementMs, so the server's own cancel normally answers first. */
+  queryMs: number;
+}
+
+export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
+  connectMs: 5_000,
+  statementMs: 30_000,
+  idleInTransactionMs: 60_000,
+  queryMs: 35_000,
+};
+
+const TIMEOUT_SETTINGS = {
+  connectMs: "PAYSVC_DB_CONNECT_TIMEOUT_MS",
+  statementMs: "PAYSVC_DB_STATEMENT_TIMEOUT_MS",
+  idleInTransactionMs: "PAYSVC_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS",
+} as const;
+
+/** The timeouts from the environment; the client-side limit follows the statement timeout. */
+export function postgresTimeoutsFrom(env: NodeJS.ProcessEnv): PostgresTimeouts {
+  const timeouts = { ...DEFAULT_POSTGRES_TIMEOUTS };
+  for (const [key, name] of Object.entries(TIMEOUT_SETTINGS) as [keyof typeof TIMEOUT_SETTINGS, string][]) {
+    const text = env[name];
+    if (text === undefined) continue;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 100 || value > 3_600_000)
+      throw new Error(`invalid configuration: ${name} must be milliseconds from 100 to 3600000, not ${text}`);
+    timeouts[key] = value;
+  }
+  timeouts.queryMs = timeouts.statementMs + 5_000;
+  return timeouts;
+}
+
 /** PostgreSQL through a `pg` pool; int8 is parsed to exact numbers (pg returns strings by default). */
-export function openPostgres(connectionString: string, poolSize = 10): Db {
-  const pool = new pg.Pool({ connectionString, max: poolSize, types });
+export function openPostgres(
+  connectionString: string,
+  poolSize = 10,
+  timeouts: PostgresTimeouts = DEFAULT_POSTGRES_TIMEOUTS,
+): Db {
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    types,
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.statementMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    query_timeout: timeouts.queryMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
   let closed = false;

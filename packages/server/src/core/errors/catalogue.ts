@@ -3,7 +3,7 @@
  * with its HTTP status and a default reason. `satisfies` makes the compiler check every entry.
  */
 interface CatalogueEntry {
-  readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 423 | 424 | 429 | 500 | 501;
+  readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 423 | 424 | 429 | 500 | 501 | 503;
   readonly reason: string;
 }
 
@@ -174,13 +174,19 @@ export const catalogue = {
   EMAIL_OTP_CREDENTIAL_SYNC_FAILED: failedDependency("The EMAIL_OTP credential could not be synchronized."),
   DAILY_VOLUME_LIMIT_EXCEEDED: { status: 429, reason: "The platform's daily volume limit is exceeded." },
   RATE_LIMITED: { status: 429, reason: "Too many requests; retry after the Retry-After interval." },
-  // 500, 501
+  // 500, 501, 503
   GRID_SWITCH_ERROR: { status: 500, reason: "Switch error." },
   INTERNAL_ERROR: { status: 500, reason: "Internal server error." },
   NOT_IMPLEMENTED: { status: 501, reason: "This operation is not implemented." },
   UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY: {
     status: 501,
     reason: "A mandatory payee data key is not recognized.",
+  },
+  // Our addition (docs/decisions.md "Edges of the error contract"): the interface has no code for a
+  // request that arrives while the service drains for shutdown.
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    reason: "The service is shutting down; retry after the Retry-After interval.",
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

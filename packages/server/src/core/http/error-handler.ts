@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ApiError, invalidInput } from "../errors/api-error.js";
+import { lingerWhenClosed } from "./linger.js";
 import { fieldErrors } from "./validation.js";
 
 /** Translates anything thrown while serving a request into a catalogue error. */
@@ -35,9 +36,12 @@ export function toApiError(error: unknown): ApiError {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) {
+    if (apiError.status >= 500 && apiError.code !== "SERVICE_UNAVAILABLE") {
       request.log.error({ err: error, code: apiError.code }, "request failed");
     }
+    // Answered before the body was read (too large, or refused during the drain): the client may still
+    // be sending it when the connection closes.
+    if (!request.raw.complete) lingerWhenClosed(request.raw.socket);
     return reply.code(apiError.status).headers(apiError.headers).send(apiError.toBody());
   });
 }

@@ -70,6 +70,19 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, {
     routePrefix: "/docs",
     uiConfig: { docExpansion: "list", deepLinking: true },
+    // The page may run only its own scripts and may not be framed (clickjacking of "Try it out"). The
+    // plugin's policy upgrades requests to https, which breaks the page on a plain-http loopback sandbox.
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'")
+        .replace(/;?\s*upgrade-insecure-requests;?/, ";")
+        .replace(/;;+/g, ";"),
+    uiHooks: {
+      onRequest: async (_request, reply) => {
+        reply.header("x-frame-options", "DENY");
+      },
+    },
   });
   app.get(`/${API_VERSION}/openapi.json`, { config: { public: true }, schema: { hide: true } }, async () =>
     app.swagger(),

@@ -38,6 +38,8 @@ export const errorResponses = {
   404: ErrorBody,
   409: ErrorBody,
   500: ErrorBody,
+  // Any route, while the service drains for shutdown (core/http/shutdown.ts).
+  503: ErrorBody,
 };
 
 /**

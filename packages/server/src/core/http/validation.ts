@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { FastifySchemaCompiler } from "fastify";
 import type { FieldError } from "../errors/api-error.js";
 import { formats } from "./formats.js";
+import { inspectInput, neutralizeNul } from "./input-walk.js";
 
 function newAjv(coerceTypes: boolean): Ajv {
   const ajv = new Ajv({
@@ -23,28 +24,10 @@ const bodyAjv = newAjv(false);
 const textAjv = newAjv(true);
 const compiled = new WeakMap<object, ValidateFunction>();
 
-/** Where a value holds U+0000: neither PostgreSQL text nor jsonb can store it, so it is refused as input. */
-function nulPath(value: unknown, path: string): string | null {
-  if (typeof value === "string") return value.includes("\u0000") ? path : null;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = nulPath(item, `${path}/${i}`);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      const found = key.includes("\u0000")
-        ? `${path}/${key}`
-        : nulPath(item, `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
-      if (found !== null) return found;
-    }
-  }
-  return null;
-}
-
-/** Fastify validator compiler: strict JSON for bodies, coercing for querystring, params and headers. */
+/**
+ * Fastify validator compiler: strict JSON for bodies, coercing for querystring, params and headers.
+ * Each value is also inspected (core/http/input-walk.ts) for what the schemas cannot express.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === "body" ? bodyAjv : textAjv;
   const key = schema as object;
@@ -53,24 +36,13 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   if (httpPart === "body") compiled.set(key, validate);
   if (httpPart === "headers") return validate;
   const checked = ((data: unknown) => {
-    if (!validate(data)) {
-      checked.errors = validate.errors;
-      return false;
-    }
-    const at = nulPath(data, "");
-    checked.errors =
-      at === null
-        ? null
-        : [
-            {
-              instancePath: at,
-              schemaPath: "#",
-              keyword: "nul",
-              params: {},
-              message: "must not contain the NUL character (U+0000)",
-            },
-          ];
-    return at === null;
+    if (httpPart === "params") neutralizeNul(data);
+    const found = inspectInput(data, httpPart === "body");
+    // Too deep: the schema's own walk (and every later reader) is spared the value.
+    const valid = !found.tooDeep && validate(data);
+    const errors = [...(found.tooDeep ? [] : (validate.errors ?? [])), ...found.errors];
+    checked.errors = errors.length > 0 ? errors : null;
+    return valid && errors.length === 0;
   }) as ValidateFunction;
   return checked;
 };

@@ -143,7 +143,9 @@ export function listCards(
     where.push(sql(params.length));
   };
   add((n) => `cardholder_id = $${n}`, filters.cardholderId);
-  add((n) => `funding_sources @> $${n}::jsonb`, filters.accountId && JSON.stringify([filters.accountId]));
+  // An empty accountId is a value like any other (it matches no card), never an empty jsonb literal.
+  const fundingSource = filters.accountId === undefined ? undefined : JSON.stringify([filters.accountId]);
+  add((n) => `funding_sources @> $${n}::jsonb`, fundingSource);
   add((n) => `platform_card_id = $${n}`, filters.platformCardId);
   add((n) => `status = $${n}`, filters.status);
   return listPage<CardRow>({

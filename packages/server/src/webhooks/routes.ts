@@ -6,7 +6,8 @@ import { getDelivery, listDeliveries, resendDelivery } from "./deliveries.js";
 import { DeliveryPage, ListDeliveriesQuery, SigningKeys, WebhookDelivery } from "./schemas.js";
 import { listSigningKeys } from "./signing-keys.js";
 
-const DeliveryParams = Type.Object({ deliveryId: Type.String({ minLength: 1, maxLength: 100 }) });
+// No length cap: an overlong id is a missing one (404), like every malformed id (conventions §1.3).
+const DeliveryParams = Type.Object({ deliveryId: Type.String({ minLength: 1 }) });
 
 /** Signing keys (conventions §7.2) and the delivery log with re-send (docs/decisions.md "Webhooks"). */
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {

@@ -67,4 +67,13 @@ describe("delivery log and re-send (docs/decisions.md Webhooks)", () => {
     expect(res.body.code).toBe("NOT_FOUND");
     await receiver.close();
   });
+  test.each([
+    ["an overlong id", "x".repeat(500)],
+    ["a malformed id", "Delivery:%00"],
+  ])("%s gets the same 404 NOT_FOUND as a missing one, on GET and on resend", async (_name, id) => {
+    const get = await server.client.get<{ code: string }>(`/webhooks/deliveries/${id}`);
+    expect([get.status, get.body.code]).toEqual([404, "NOT_FOUND"]);
+    const resend = await server.client.post<{ code: string }>(`/webhooks/deliveries/${id}/resend`);
+    expect([resend.status, resend.body.code]).toEqual([404, "NOT_FOUND"]);
+  });
 });

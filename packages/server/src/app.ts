@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyInstance } from "fastify";
 import { authenticateAgent } from "./agents/device-codes.js";
 import { agentRoutes } from "./agents/routes.js";
+import { apiAuthAttempts } from "./auth/failed-attempts.js";
 import { tokenRoutes } from "./auth/routes.js";
 import { authenticate } from "./auth/tokens.js";
 import { cardRoutes } from "./cards/routes.js";
@@ -70,6 +71,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     app,
     (clientId, secret) => authenticate(deps.db, clientId, secret),
     (accessToken) => authenticateAgent(deps.db, accessToken),
+    apiAuthAttempts(deps.clock),
   );
   registerIdempotency(app, deps.db, deps.clock);
   await registerOpenApi(app);

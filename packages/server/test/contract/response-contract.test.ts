@@ -36,9 +36,9 @@ describe("response contract", () => {
   });
 
   it("a status the operation does not declare breaks it, naming the operation and the status", () => {
-    const text = JSON.stringify({ code: "RATE_LIMITED", reason: "slow down" });
-    const broken = contract.check({ method: "GET", path: card, status: 429, contentType: json, text });
-    expect(broken).toContain("GET /cards/{cardId}: status 429 is not declared");
+    const text = JSON.stringify({ code: "ACCOUNT_LOCKED", reason: "locked" });
+    const broken = contract.check({ method: "GET", path: card, status: 423, contentType: json, text });
+    expect(broken).toContain("GET /cards/{cardId}: status 423 is not declared");
   });
 
   it("a body that does not match the declared schema breaks it, naming the schema path", () => {

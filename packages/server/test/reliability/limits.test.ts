@@ -146,6 +146,7 @@ describe("the sweep is complete", () => {
       for (let i = 0; i < count; i++) sites.push(file.replaceAll("\\", "/"));
     }
     expect(sites.sort()).toEqual([
+      "auth/failed-attempts.ts",
       "external-accounts/ownership/challenges.ts",
       "quotes/daily-volume.ts",
       "wallet-auth/attempts.ts",

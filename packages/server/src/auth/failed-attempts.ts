@@ -1,0 +1,143 @@
+import ipaddr from "ipaddr.js";
+import type { Clock } from "../core/clock.js";
+import { ApiError } from "../core/errors/api-error.js";
+
+// Failed API authentications are rate-limited per client id and per source address (issue 16 item 8;
+// docs/decisions.md "Security (issue 16)"). The counts live in this process's memory: see the decision
+// for why, and for the database table that replaces them once a migration can be generated.
+
+/** At most `limit` failures per key in a fixed window of `windowMs` that opens at the key's first failure. */
+export interface FailureRule {
+  limit: number;
+  windowMs: number;
+  /** What one key of the rule is, for the reason: "client id". */
+  per: string;
+}
+
+export const AUTH_FAILURE_RULES = {
+  clientId: { limit: 10, windowMs: 60_000, per: "client id" },
+  address: { limit: 30, windowMs: 60_000, per: "source address" },
+} as const satisfies Record<string, FailureRule>;
+
+/** Past this many keys the oldest windows are dropped, so a flood of distinct keys cannot grow memory. */
+export const MAX_TRACKED_KEYS = 50_000;
+
+interface Window {
+  end: number;
+  failures: number;
+}
+
+/**
+ * Failure counts per key and rule. `attempt` counts an attempt before the credentials are checked, so
+ * concurrent guesses cannot all pass the check before any of them is counted (JavaScript runs the check
+ * and the count without a gap); a success takes its attempt back, so successes never count.
+ */
+export class FailureLimiter<S extends string> {
+  private readonly windows = new Map<string, Window>();
+  private nextSweep = 0;
+
+  constructor(
+    private readonly rules: Record<S, FailureRule>,
+    private readonly clock: Clock,
+    private readonly maxKeys = MAX_TRACKED_KEYS,
+  ) {}
+
+  /**
+   * `429 RATE_LIMITED` with Retry-After while any of `keys` holds its rule's limit. Otherwise the attempt
+   * counts for every key, and the returned function takes it back (call it once the attempt succeeded).
+   */
+  attempt(keys: Partial<Record<S, string>>): () => void {
+    const now = this.clock.now().getTime();
+    const scoped = (Object.entries(keys) as [S, string | undefined][]).filter(
+      (entry): entry is [S, string] => entry[1] !== undefined,
+    );
+    const full = scoped
+      .map(([scope, key]) => ({ rule: this.rules[scope], window: this.live(`${scope}:${key}`, now) }))
+      .filter(({ rule, window }) => window !== undefined && window.failures >= rule.limit);
+    if (full.length > 0) throw rateLimited(full, now);
+    const taken = scoped.map(([scope, key]) => {
+      const id = `${scope}:${key}`;
+      const window = this.live(id, now) ?? { end: now + this.rules[scope].windowMs, failures: 0 };
+      window.failures += 1;
+      this.windows.set(id, window);
+      return { id, window };
+    });
+    this.sweep(now);
+    return () => {
+      for (const { id, window } of taken) {
+        window.failures -= 1;
+        // A success leaves no trace: a window opened by it would end early for the failures after it.
+        if (window.failures <= 0 && this.windows.get(id) === window) this.windows.delete(id);
+      }
+    };
+  }
+
+  private live(id: string, now: number): Window | undefined {
+    const window = this.windows.get(id);
+    if (window && window.end <= now) {
+      this.windows.delete(id);
+      return undefined;
+    }
+    return window;
+  }
+
+  /** Drops ended windows once per shortest window, and the oldest keys past `maxKeys`. */
+  private sweep(now: number): void {
+    if (now >= this.nextSweep) {
+      for (const [id, window] of this.windows) if (window.end <= now) this.windows.delete(id);
+      const shortest = Math.min(...Object.values<FailureRule>(this.rules).map((rule) => rule.windowMs));
+      this.nextSweep = now + shortest;
+    }
+    // A Map iterates in insertion order, and a window is inserted when it opens: oldest first.
+    for (const id of this.windows.keys()) {
+      if (this.windows.size <= this.maxKeys) break;
+      this.windows.delete(id);
+    }
+  }
+}
+
+function rateLimited(full: { rule: FailureRule; window?: Window }[], now: number): ApiError {
+  // Allowed again once every full key's window has ended; a clock set back cannot stretch it past one window.
+  const waitMs = Math.max(
+    ...full.map(({ rule, window }) => Math.min((window?.end ?? now) - now, rule.windowMs)),
+  );
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  const rules = full.map(({ rule }) => `${rule.limit} per ${rule.per} in ${rule.windowMs / 1000} s`);
+  return new ApiError("RATE_LIMITED", {
+    reason: `Too many failed authentications (at most ${rules.join(" and ")}); retry in ${seconds} s.`,
+    headers: { "retry-after": String(seconds) },
+  });
+}
+
+/** The token clientId shape (conventions §1.2): other user names can never authenticate. */
+const TOKEN_CLIENT_ID = /^[0-9a-f]{32}$/;
+
+/**
+ * The key of a source address: an IPv4-mapped IPv6 address is its IPv4 address, and an IPv6 address
+ * its /64, the block one host or site is usually given, so that walking a /64 earns no new budget.
+ */
+export function addressKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === "ipv4") return address.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/64`).toString()}/64`;
+}
+
+/** Who attempts to authenticate: the Basic user name (absent for a Bearer token) and `request.ip`. */
+export interface AttemptSource {
+  clientId?: string;
+  ip: string;
+}
+
+/**
+ * The API's failed-authentication limiter (AUTH_FAILURE_RULES), one per app, on the service clock. A
+ * user name that is not a clientId is counted per address only: there is no secret behind it to guess.
+ */
+export function apiAuthAttempts(clock: Clock): (source: AttemptSource) => () => void {
+  const limiter = new FailureLimiter(AUTH_FAILURE_RULES, clock);
+  return ({ clientId, ip }) =>
+    limiter.attempt({
+      address: addressKey(ip),
+      ...(clientId !== undefined && TOKEN_CLIENT_ID.test(clientId) ? { clientId } : {}),
+    });
+}

@@ -14,6 +14,11 @@ export const RATE_WINDOW_MS = 15 * 60 * 1000;
 /** `423 ACCOUNT_LOCKED` (our decision): this many failed verifies of one credential within 24 hours. */
 export const LOCKOUT_FAILURES = 20;
 export const LOCKOUT_WINDOW_MS = 24 * 60 * 60 * 1000;
+/**
+ * `429` after this many failed OTP verifies across all of one platform's credentials in a rolling window
+ * (issue 16 item 8): guessing spread over many wallets, each under its own limits, is bounded too.
+ */
+export const PLATFORM_FAILED_OTP_VERIFIES_PER_WINDOW = 500;
 
 type AttemptKind = "CHALLENGE" | "FAILED_VERIFY";
 
@@ -103,6 +108,27 @@ export async function checkVerifyRate(tx: Tx, method: AuthMethodRow, now: Date):
   const seconds = secondsUntil(until, now);
   throw new ApiError("RATE_LIMITED", {
     reason: `At most ${FAILED_VERIFIES_PER_WINDOW} failed verifications per credential in 15 minutes; retry in ${seconds} s.`,
+    headers: { "retry-after": String(seconds) },
+  });
+}
+
+/**
+ * `429 RATE_LIMITED` + Retry-After once a platform's OTP credentials together failed
+ * PLATFORM_FAILED_OTP_VERIFIES_PER_WINDOW verifies in 15 minutes (the platform's clock, like the others).
+ */
+export async function checkPlatformOtpRate(tx: Tx, platformId: string, now: Date): Promise<void> {
+  const limit = PLATFORM_FAILED_OTP_VERIFIES_PER_WINDOW;
+  const [oldest] = await tx.query<{ created_at: Date }>(
+    `SELECT a.created_at FROM auth_attempts a JOIN auth_methods m ON m.id = a.auth_method_id
+      WHERE m.platform_id = $1 AND m.type IN ('EMAIL_OTP', 'SMS_OTP') AND a.kind = 'FAILED_VERIFY'
+        AND a.created_at > $2
+      ORDER BY a.created_at DESC OFFSET $3 LIMIT 1`,
+    [platformId, new Date(now.getTime() - RATE_WINDOW_MS), limit - 1],
+  );
+  if (!oldest) return;
+  const seconds = secondsUntil(new Date(oldest.created_at.getTime() + RATE_WINDOW_MS), now);
+  throw new ApiError("RATE_LIMITED", {
+    reason: `At most ${limit} failed OTP verifications per platform in 15 minutes; retry in ${seconds} s.`,
     headers: { "retry-after": String(seconds) },
   });
 }

@@ -3,7 +3,13 @@ import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { walletProcessingDelayMs } from "../platform/platforms.js";
-import { checkChallengeRate, checkNotLocked, checkVerifyRate, recordAttempt } from "./attempts.js";
+import {
+  checkChallengeRate,
+  checkNotLocked,
+  checkPlatformOtpRate,
+  checkVerifyRate,
+  recordAttempt,
+} from "./attempts.js";
 import type { ChallengeBody, PasskeyAuthChallenge, VerifyCredentialBody } from "./credential-schemas.js";
 import { verifyOauth } from "./oauth.js";
 import { checkOtpBundle, issueOtpChallenge } from "./otp.js";
@@ -94,6 +100,7 @@ export async function verifyCredential(
       await checkVerifyRate(tx, method, now);
       methodId = method.id;
       if (body.type === "EMAIL_OTP" || body.type === "SMS_OTP") {
+        await checkPlatformOtpRate(tx, caller.platformId, now);
         const checked = await checkOtpBundle(tx, method, body.encryptedOtpBundle, now);
         if ("failure" in checked) {
           await recordAttempt(tx, method.id, "FAILED_VERIFY", now);

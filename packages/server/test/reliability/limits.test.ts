@@ -151,6 +151,7 @@ describe("the sweep is complete", () => {
       "quotes/daily-volume.ts",
       "wallet-auth/attempts.ts",
       "wallet-auth/attempts.ts",
+      "wallet-auth/attempts.ts",
     ]);
   });
 });

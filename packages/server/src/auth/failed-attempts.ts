@@ -23,14 +23,21 @@ export const AUTH_FAILURE_RULES = {
 export const MAX_TRACKED_KEYS = 50_000;
 
 interface Window {
+  /** When the window closes; set by its first failure (0 while it holds attempts in flight only). */
   end: number;
   failures: number;
+  /** Attempts being checked now. */
+  pending: number;
 }
 
+/** How a counted attempt ended: a wrong credential counts; a success or an unchecked attempt does not. */
+export type AttemptOutcome = "failed" | "succeeded" | "unchecked";
+
 /**
- * Failure counts per key and rule. `attempt` counts an attempt before the credentials are checked, so
- * concurrent guesses cannot all pass the check before any of them is counted (JavaScript runs the check
- * and the count without a gap); a success takes its attempt back, so successes never count.
+ * Failure counts per key and rule. Only failures count. Attempts in flight count toward the limit once
+ * the key has failed in its window, so a burst of guesses sent at once after a failure cannot all be
+ * checked; a client with no failure is never held back by its own concurrency (many requests at once
+ * are normal). The first burst of a fresh key can overshoot the limit by what it has in flight.
  */
 export class FailureLimiter<S extends string> {
   private readonly windows = new Map<string, Window>();
@@ -43,38 +50,48 @@ export class FailureLimiter<S extends string> {
   ) {}
 
   /**
-   * `429 RATE_LIMITED` with Retry-After while any of `keys` holds its rule's limit. Otherwise the attempt
-   * counts for every key, and the returned function takes it back (call it once the attempt succeeded).
+   * `429 RATE_LIMITED` with Retry-After while any of `keys` is at its rule's limit. Otherwise the attempt
+   * is counted as in flight for every key; the returned function settles it with its outcome.
    */
-  attempt(keys: Partial<Record<S, string>>): () => void {
+  attempt(keys: Partial<Record<S, string>>): (outcome: AttemptOutcome) => void {
     const now = this.clock.now().getTime();
     const scoped = (Object.entries(keys) as [S, string | undefined][]).filter(
       (entry): entry is [S, string] => entry[1] !== undefined,
     );
     const full = scoped
       .map(([scope, key]) => ({ rule: this.rules[scope], window: this.live(`${scope}:${key}`, now) }))
-      .filter(({ rule, window }) => window !== undefined && window.failures >= rule.limit);
+      .filter(
+        ({ rule, window }) =>
+          window !== undefined && window.failures > 0 && window.failures + window.pending >= rule.limit,
+      );
     if (full.length > 0) throw rateLimited(full, now);
     const taken = scoped.map(([scope, key]) => {
       const id = `${scope}:${key}`;
-      const window = this.live(id, now) ?? { end: now + this.rules[scope].windowMs, failures: 0 };
-      window.failures += 1;
+      const window = this.live(id, now) ?? { end: 0, failures: 0, pending: 0 };
+      window.pending += 1;
       this.windows.set(id, window);
-      return { id, window };
+      return { id, scope, window };
     });
     this.sweep(now);
-    return () => {
-      for (const { id, window } of taken) {
-        window.failures -= 1;
+    return (outcome) => {
+      const settledAt = this.clock.now().getTime();
+      for (const { id, scope, window } of taken) {
+        window.pending -= 1;
+        if (outcome === "failed") {
+          if (window.failures === 0) window.end = settledAt + this.rules[scope].windowMs;
+          window.failures += 1;
+        }
         // A success leaves no trace: a window opened by it would end early for the failures after it.
-        if (window.failures <= 0 && this.windows.get(id) === window) this.windows.delete(id);
+        if (window.failures === 0 && window.pending === 0 && this.windows.get(id) === window)
+          this.windows.delete(id);
       }
     };
   }
 
   private live(id: string, now: number): Window | undefined {
     const window = this.windows.get(id);
-    if (window && window.end <= now) {
+    // A window with attempts in flight stays until they settle; one with only failures ends on time.
+    if (window && window.failures > 0 && window.pending === 0 && window.end <= now) {
       this.windows.delete(id);
       return undefined;
     }
@@ -84,7 +101,8 @@ export class FailureLimiter<S extends string> {
   /** Drops ended windows once per shortest window, and the oldest keys past `maxKeys`. */
   private sweep(now: number): void {
     if (now >= this.nextSweep) {
-      for (const [id, window] of this.windows) if (window.end <= now) this.windows.delete(id);
+      for (const [id, window] of this.windows)
+        if (window.failures > 0 && window.pending === 0 && window.end <= now) this.windows.delete(id);
       const shortest = Math.min(...Object.values<FailureRule>(this.rules).map((rule) => rule.windowMs));
       this.nextSweep = now + shortest;
     }
@@ -133,7 +151,7 @@ export interface AttemptSource {
  * The API's failed-authentication limiter (AUTH_FAILURE_RULES), one per app, on the service clock. A
  * user name that is not a clientId is counted per address only: there is no secret behind it to guess.
  */
-export function apiAuthAttempts(clock: Clock): (source: AttemptSource) => () => void {
+export function apiAuthAttempts(clock: Clock): (source: AttemptSource) => (outcome: AttemptOutcome) => void {
   const limiter = new FailureLimiter(AUTH_FAILURE_RULES, clock);
   return ({ clientId, ip }) =>
     limiter.attempt({

@@ -148,16 +148,22 @@ describe("what counts", () => {
     expect((await server.client.get("/customers")).status).toBe(200);
   });
 
-  test("wrong guesses sent at once are counted before they are checked: exactly the limit get 401", async () => {
+  test("once a client id has failed, wrong guesses sent at once count while in flight: only the rest of the limit get 401", async () => {
     const clientId = server.platform.clientId;
+    expect((await server.client.get("/customers", wrongSecret(clientId))).status).toBe(401);
     const answers = await Promise.all(
       Array.from({ length: 2 * perClient.limit }, () =>
         server.client.get("/customers", wrongSecret(clientId)),
       ),
     );
     const statuses = answers.map((res) => res.status);
-    expect(statuses.filter((s) => s === 401)).toHaveLength(perClient.limit);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(perClient.limit);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(perClient.limit - 1);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(perClient.limit + 1);
+  });
+
+  test("a client id with no failures is never limited by its own concurrency: 50 valid requests at once all answer", async () => {
+    const answers = await Promise.all(Array.from({ length: 50 }, () => server.client.get("/customers")));
+    expect(answers.map((res) => res.status)).toEqual(Array(50).fill(200));
   });
 });
 

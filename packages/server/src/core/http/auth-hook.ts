@@ -7,11 +7,14 @@ export type Authenticate = (clientId: string, secret: string) => Promise<Caller 
 /** Resolves an agent's bearer access token to its caller (with `agent` set), or null. */
 export type AuthenticateAgent = (accessToken: string) => Promise<Caller | null>;
 /**
- * Counts one authentication attempt before the credentials are checked (auth/failed-attempts.ts):
- * throws `429 RATE_LIMITED` while the client id or the source address is over its failure limit, and
- * returns the function that takes the attempt back once it succeeded, so only failures count.
+ * Counts one authentication attempt while its credentials are checked (auth/failed-attempts.ts): throws
+ * `429 RATE_LIMITED` while the client id or the source address is at its failure limit, and returns the
+ * function that settles the attempt; only a failed one counts.
  */
-export type TakeAttempt = (source: { clientId?: string; ip: string }) => () => void;
+export type TakeAttempt = (source: {
+  clientId?: string;
+  ip: string;
+}) => (outcome: "failed" | "succeeded" | "unchecked") => void;
 
 const unauthorized = (reason: string) =>
   new ApiError("UNAUTHORIZED", { reason, headers: { "www-authenticate": 'Basic realm="paysvc"' } });
@@ -44,17 +47,20 @@ function bearerToken(request: FastifyRequest): string {
 
 /**
  * Checks presented credentials inside one counted attempt. A missing or malformed header is answered
- * 401 before, uncounted: it guesses nothing. A wrong secret or token keeps its count; a success, or an
- * error that checked nothing (the database down), takes it back.
+ * 401 before, uncounted: it guesses nothing. A wrong secret or token counts as a failure; a success, or
+ * an error that checked nothing (the database down), does not.
  */
-async function counted(take: () => () => void, check: () => Promise<Caller | null>): Promise<Caller | null> {
-  const giveBack = take();
+async function counted(
+  take: () => (outcome: "failed" | "succeeded" | "unchecked") => void,
+  check: () => Promise<Caller | null>,
+): Promise<Caller | null> {
+  const settle = take();
   try {
     const caller = await check();
-    if (caller) giveBack();
+    settle(caller ? "succeeded" : "failed");
     return caller;
   } catch (error) {
-    giveBack();
+    settle("unchecked");
     throw error;
   }
 }

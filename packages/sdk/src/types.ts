@@ -168,6 +168,8 @@ export interface PlatformConfig {
   };
   /** Where invitation links point; null: invitations are not configured (`INVITATIONS_NOT_CONFIGURED`). */
   invitationBaseUrl: string | null;
+  /** Origins whose pages may frame the card reveal page (`panEmbedUrl`); empty: the default. */
+  cardRevealOrigins: string[];
   createdAt: string;
   updatedAt: string;
 }
@@ -198,6 +200,8 @@ export interface UpdateConfigBody {
   };
   /** An absolute http(s) URL (https outside the sandbox); `null` turns invitations off. */
   invitationBaseUrl?: string | null;
+  /** Each `scheme://host[:port]`, https outside the sandbox; replaces the list, `[]` resets it. */
+  cardRevealOrigins?: string[];
 }
 
 /** PaymentRail (conventions §3.5). */

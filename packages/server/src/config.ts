@@ -24,7 +24,7 @@ const StatementSettings = Type.Object({
 export type StatementSettings = Static<typeof StatementSettings>;
 
 const Settings = Type.Object({
-  command: Type.Enum(["start", "migrate", "create-platform", "statement"]),
+  command: Type.Enum(["start", "migrate", "create-platform", "statement", "rotate-master-key"]),
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
   host: Type.String({ minLength: 1 }),
   databaseUrl: Type.Optional(Type.String({ pattern: "^postgres(ql)?://" })),
@@ -37,13 +37,15 @@ const Settings = Type.Object({
   walletVerificationThreshold: Type.Integer({ minimum: 0, maximum: MAX_AMOUNT }),
   /** Sandbox platforms may send webhooks to loopback and private addresses (core/outbound). */
   allowPrivateTargets: Type.Boolean(),
+  /** The service's public base URL for the links it makes (card reveal); default: the listen address. */
+  publicUrl: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+$" })),
   platformName: Type.String({ minLength: 1 }),
   environment: Type.Enum(["SANDBOX", "PRODUCTION"]),
   statement: Type.Optional(StatementSettings),
 });
 export type Settings = Static<typeof Settings>;
 
-export const usage = `usage: paysvc <start|migrate|create-platform|statement|card-limits|daily-volume-limit|rotate-webhook-key> [options]
+export const usage = `usage: paysvc <start|migrate|create-platform|statement|card-limits|daily-volume-limit|rotate-webhook-key|rotate-master-key> [options]
   start            run the API server (migrates first)
   migrate          apply pending migrations and exit
   create-platform  create a platform and print its API token (--name, --environment)
@@ -58,6 +60,8 @@ export const usage = `usage: paysvc <start|migrate|create-platform|statement|car
                    --limit <USD cents>; like card-limits
   rotate-webhook-key  rotate a platform's webhook signing key (operator): --platform <Platform id>;
                    like card-limits
+  rotate-master-key  seal every private key and seed again under the current master key (a sandbox data
+                   directory's own key is replaced); refused while a server holds the embedded directory
 options:
   --port N         listen port (env PORT, default 8080)
   --host H         listen address (env HOST, default 127.0.0.1)
@@ -70,8 +74,14 @@ environment:
   PAYSVC_WALLET_VERIFICATION_THRESHOLD  USD cents; larger payouts to wallets not ACTIVE are refused (default 100000)
   PAYSVC_ALLOW_PRIVATE_TARGETS  true | false: sandbox platforms may send webhooks to loopback and private
                    addresses (default true when --host is a loopback address or localhost, else false)
+  PAYSVC_PUBLIC_URL  the service's public base URL (scheme://host[:port]) for links it makes (card reveal);
+                   default: the listen address
   PAYSVC_URL       statement: the API base address (default http://127.0.0.1:8080/2025-10-13)
   PAYSVC_CLIENT_ID, PAYSVC_CLIENT_SECRET  statement: API token (default: <data dir>/credentials.json)
+  PAYSVC_MASTER_KEY  master key sealing private keys and seeds at rest: 32 bytes as 64 hex digits or base64
+                   (required in production; sandbox default: <data dir>/master.key, made 0600 at first start)
+  PAYSVC_MASTER_KEY_FILE  a file holding it instead: one key a line, the current one first, older ones after
+  PAYSVC_PREVIOUS_MASTER_KEYS  older master keys, comma-separated, that only open values during a rotation
   LOG_LEVEL        fatal | error | warn | info | debug | trace | silent (default info)`;
 
 /** Parses argv and the environment once; an invalid setting fails fast with one readable message. */
@@ -112,6 +122,7 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Readonly<
       env.PAYSVC_WALLET_VERIFICATION_THRESHOLD ?? DEFAULT_WALLET_VERIFICATION_THRESHOLD,
     ),
     allowPrivateTargets: booleanSetting(env.PAYSVC_ALLOW_PRIVATE_TARGETS) ?? isLoopbackHost(host),
+    ...(env.PAYSVC_PUBLIC_URL ? { publicUrl: env.PAYSVC_PUBLIC_URL.replace(/\/+$/, "") } : {}),
     platformName: values.name ?? "Platform",
     environment: (values.environment ?? "SANDBOX").toUpperCase(),
     ...(command === "statement" ? { statement: statementCandidate(values, env) } : {}),

@@ -15,6 +15,11 @@ import { openDatabase } from "./core/db/open.js";
 import type { Deps } from "./core/deps.js";
 import { logRedactPaths } from "./core/http/logging.js";
 import { API_VERSION } from "./core/http/version.js";
+import { sealSecretsAtStart, secretsForDatabase } from "./core/secrets/load.js";
+import { type MasterKeySettings, masterKeySource } from "./core/secrets/master-key.js";
+import { noSecrets, useProcessSecrets } from "./core/secrets/process-box.js";
+import { rotateMasterKey } from "./core/secrets/rotate.js";
+import type { SecretBox } from "./core/secrets/secret-box.js";
 import { holdDataDir, runEmbeddedOperatorCommand } from "./operator/cli.js";
 import { performOperatorCommand } from "./operator/commands.js";
 import { ensureOperatorSecret, publishServerUrl } from "./operator/credential.js";
@@ -61,6 +66,8 @@ async function run(settings: Settings): Promise<void> {
       ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss" } } }
       : {}),
   });
+  // A production start without a master key stops here, before it locks, opens or migrates anything.
+  const keySource = settings.command === "start" ? await masterKeySource(process.env, settings) : undefined;
   const lock = await holdForServer(settings, logger);
   const db = await openConfiguredDatabase(settings);
   const applied = await migrate(db);
@@ -68,12 +75,22 @@ async function run(settings: Settings): Promise<void> {
   // PGlite gives some files modes of its own (core/db/data-dir.ts): tighten them once it has written them.
   if (lock) await tightenDataDir(resolve(settings.dataDir));
 
-  if (settings.command === "migrate") {
+  if (settings.command === "migrate" || !keySource) {
     process.stdout.write(`paysvc: ${applied.length} migration(s) applied\n`);
     await db.close();
     await lock?.release();
     return;
   }
+
+  const { box: secrets, createdKeyFile } = await secretsForDatabase(db, keySource);
+  if (createdKeyFile)
+    logger.info(
+      { file: createdKeyFile },
+      "created the sandbox master key (0600); back it up apart from the database: without it the wallet seeds and private keys there cannot be opened",
+    );
+  useProcessSecrets(secrets);
+  const sealed = await sealSecretsAtStart(db, secrets);
+  if (sealed > 0) logger.info({ sealed }, "sealed secrets that were stored in clear");
 
   const deps: Deps = {
     db,
@@ -84,7 +101,9 @@ async function run(settings: Settings): Promise<void> {
     webhookTimeouts: DEFAULT_WEBHOOK_TIMEOUTS,
     walletVerificationThreshold: settings.walletVerificationThreshold,
     outbound: { allowPrivateTargets: settings.allowPrivateTargets },
+    ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
     ...(lock ? { operatorSecret: await ensureOperatorSecret(resolve(settings.dataDir)) } : {}),
+    secrets,
   };
   // The server's modules load only for `start`: the operator commands above start in half the time.
   const [{ buildApp }, { JobRunner }, { jobHandlers }] = await Promise.all([
@@ -142,6 +161,8 @@ async function runSettingsCommand(settings: Readonly<Settings>): Promise<void> {
     );
   } else if (settings.command === "create-platform") {
     process.exitCode = await runCreatePlatform(settings);
+  } else if (settings.command === "rotate-master-key") {
+    process.exitCode = await runRotateMasterKey(settings);
   } else {
     await run(settings);
   }
@@ -153,8 +174,9 @@ async function runCreatePlatform(settings: Readonly<Settings>): Promise<number> 
     const db = await openConfiguredDatabase(settings);
     try {
       await migrate(db);
+      const secrets = await directSecrets(db, settings);
       const created = await createPlatform(
-        { db, clock: systemClock },
+        { db, clock: systemClock, secrets },
         { name: settings.platformName, environment: settings.environment },
       );
       process.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
@@ -170,6 +192,61 @@ async function runCreatePlatform(settings: Readonly<Settings>): Promise<number> 
     environment: settings.environment,
   } as const;
   return runEmbeddedOperatorCommand("create-platform", settings.dataDir, command, direct, process);
+}
+
+/**
+ * The master key for an operator command that writes the database itself, installed for the code that
+ * takes no Deps (core/secrets/process-box.ts); refused if it cannot open what the database holds.
+ */
+async function directSecrets(db: Db, settings: MasterKeySettings): Promise<SecretBox> {
+  const { box } = await secretsForDatabase(db, await masterKeySource(process.env, settings));
+  useProcessSecrets(box);
+  return box;
+}
+
+/** The mode of a command that does not parse the settings (PAYSVC_MODE): which master key it may use. */
+const envMode = (): MasterKeySettings["mode"] =>
+  process.env.PAYSVC_MODE === "production" ? "production" : "sandbox";
+
+/**
+ * `paysvc rotate-master-key` (core/secrets/rotate.ts): every sealed secret sealed again under the new
+ * master key. On an embedded directory it holds the directory, so it refuses while a server runs there:
+ * that server keeps the old key in memory. On PostgreSQL it runs on the database directly.
+ */
+async function runRotateMasterKey(settings: Readonly<Settings>): Promise<number> {
+  const source = await masterKeySource(process.env, settings);
+  const direct = async () => {
+    const db = await openConfiguredDatabase(settings);
+    try {
+      await migrate(db);
+      const { keyId, resealed } = await rotateMasterKey(db, source);
+      const counts = Object.entries(resealed).map(([label, n]) => `${label}: ${n}`);
+      const total = Object.values(resealed).reduce((sum, n) => sum + n, 0);
+      process.stdout.write(
+        `paysvc: sealed ${total} secret(s) again under master key ${keyId} (${counts.join(", ")}); every sealed secret is under it now\n`,
+      );
+      return 0;
+    } finally {
+      await db.close();
+    }
+  };
+  if (!embeddedOnDisk(settings)) return direct();
+  let lock: DataDirLock;
+  try {
+    lock = await holdDataDir(settings.dataDir, () => {});
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    process.stderr.write(
+      `paysvc rotate-master-key: ${error.message}; stop it first, since a running server keeps the master key in memory: nothing changed\n`,
+    );
+    return 1;
+  }
+  try {
+    return await direct();
+  } finally {
+    await tightenDataDir(resolve(settings.dataDir));
+    await lock.release();
+  }
 }
 
 /** Runs `work` on the database itself (PostgreSQL, or an embedded directory no server holds). */
@@ -210,6 +287,7 @@ async function runRotateWebhookKey(argv: string[]): Promise<number> {
   const operation = { kind: "rotate-webhook-key", platformId: command.platformId } as const;
   const direct = () =>
     onDatabase(command, async (db) => {
+      await directSecrets(db, { mode: envMode(), memory: false, dataDir: command.dataDir });
       try {
         const result = await performOperatorCommand({ db, clock: systemClock }, operation);
         process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -237,6 +315,8 @@ async function runDailyVolumeLimit(argv: string[]): Promise<number> {
 }
 
 try {
+  // Until a command loads the master key, nothing seals or opens: never under a throwaway key.
+  useProcessSecrets(noSecrets("this paysvc command loaded no master key"));
   const argv = process.argv.slice(2);
   // card-limits parses its own flags (cli/card-limits.ts), so it is dispatched before parseSettings.
   if (argv[0] === "card-limits") {

@@ -14,7 +14,7 @@ import { DEFAULT_WEBHOOK_TIMEOUTS, type WebhookTimeouts } from "../src/webhooks/
 import { type OpenApiDocument, ResponseContract } from "./contract/response-contract.js";
 import { withEndUserTerms } from "./customers/end-user-terms.js";
 import { openTestDb } from "./test-db.js";
-import { serveApp, sharedApp, workerDatabase } from "./worker-app.js";
+import { serveApp, sharedApp, testSecrets, workerDatabase } from "./worker-app.js";
 
 export interface Credentials {
   platformId: string;
@@ -196,6 +196,7 @@ function depsFor(db: Db, options: StartOptions): Deps {
     mode: options.mode ?? "sandbox",
     settlementLagMs: options.settlementLagMs ?? DEFAULT_SETTLEMENT_LAG_MS,
     webhookTimeouts: options.webhookTimeouts ?? DEFAULT_WEBHOOK_TIMEOUTS,
+    secrets: testSecrets,
     ...(options.walletVerificationThreshold === undefined
       ? {}
       : { walletVerificationThreshold: options.walletVerificationThreshold }),

@@ -1,10 +1,23 @@
+import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { inject } from "vitest";
 import { buildApp } from "../src/app.js";
 import type { Db } from "../src/core/db/db.js";
 import type { Deps } from "../src/core/deps.js";
 import { API_VERSION } from "../src/core/http/version.js";
+import { LocalKek } from "../src/core/secrets/local-kek.js";
+import { useProcessSecrets } from "../src/core/secrets/process-box.js";
+import { SecretBox } from "../src/core/secrets/secret-box.js";
 import { openTestDb } from "./test-db.js";
+
+/**
+ * The master key of every test app of this worker, as one deployment has one: a new one per worker
+ * process, whose database lives as long as it. Also the box of the code that takes no Deps
+ * (core/secrets/process-box.ts).
+ */
+export const testMasterKey = randomBytes(32);
+export const testSecrets = new SecretBox(new LocalKek(testMasterKey));
+useProcessSecrets(testSecrets);
 
 /** The real app listening on an ephemeral loopback port. */
 export interface ServedApp {

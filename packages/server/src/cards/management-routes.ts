@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
+import { publicOrigin } from "../core/http/public-origin.js";
 import { errorResponses } from "../core/http/schemas.js";
 import {
   RevealLink,
@@ -63,8 +64,7 @@ export const cardManagementRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = a
         response: { 200: RevealLink, ...errorResponses },
       },
     },
-    async (request) =>
-      revealCard(deps, request.caller, request.params.cardId, `${request.protocol}://${request.host}`),
+    async (request) => revealCard(deps, request.caller, request.params.cardId, publicOrigin(deps, app)),
   );
 
   // The page behind panEmbedUrl: opened by a browser (usually in the platform's iframe), so it needs no
@@ -77,7 +77,7 @@ export const cardManagementRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = a
       const card = await openReveal(deps, request.params.token);
       return reply
         .code(card ? 200 : 410)
-        .headers(revealPageHeaders)
+        .headers(revealPageHeaders(card?.frameAncestors))
         .send(card ? renderRevealPage(card) : renderRevealGonePage());
     },
   );

@@ -2,14 +2,16 @@ import { escapeHtml, hostedPageHeaders, htmlDocument } from "../core/http/html-p
 import type { RevealedCard } from "./reveal.js";
 
 /**
- * Headers of the reveal page and its 410: embeddable in any platform's iframe (CSP frame-ancestors,
- * no X-Frame-Options), never cached or stored by a browser or proxy, no Referer leaking the token,
- * and no scripts or outside resources at all.
+ * Headers of the reveal page and its 410: embeddable only by the platform's configured origins (CSP
+ * frame-ancestors; the 410 names no platform, so nobody), never cached or stored by a browser or proxy,
+ * no Referer leaking the token, and no scripts or outside resources at all.
  */
-export const revealPageHeaders: Record<string, string> = {
-  ...hostedPageHeaders,
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *",
-};
+export function revealPageHeaders(frameAncestors = "'none'"): Record<string, string> {
+  return {
+    ...hostedPageHeaders,
+    "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${frameAncestors}`,
+  };
+}
 
 const style = `
   body { margin: 0; font: 16px/1.4 system-ui, sans-serif; color: #111; background: transparent; }

@@ -5,6 +5,8 @@ import { ApiError } from "../core/errors/api-error.js";
 import { sha256Hex } from "../core/hash.js";
 import type { Caller } from "../core/http/context.js";
 import { API_VERSION } from "../core/http/version.js";
+import { frameAncestors } from "../platform/card-reveal-origins.js";
+import { findPlatform } from "../platform/store.js";
 import { findCardOrThrow } from "./issue.js";
 import type { RevealLink } from "./management-schemas.js";
 import { sandboxCvv, sandboxPan } from "./pan.js";
@@ -26,13 +28,15 @@ export interface RevealedCard {
   expMonth: number;
   expYear: number;
   brand: string;
+  /** The CSP frame-ancestors of its platform (platform/card-reveal-origins.ts). */
+  frameAncestors: string;
 }
 
 /**
  * `POST /cards/{id}/reveal`: a single-use link, valid 5 minutes, to a page showing the PAN, expiry and
  * CVV of an ACTIVE or FROZEN card (else `409 CONFLICT`). Only the token's sha256 is stored, and the link
- * is never put in an event. `origin` is the scheme and host the client called, so the link reaches
- * the same server.
+ * is never put in an event. `origin` is the service's public address (PAYSVC_PUBLIC_URL, else the listen
+ * address), never the request's Host header, which a caller controls.
  */
 export async function revealCard(
   deps: Deps,
@@ -74,7 +78,10 @@ export async function openReveal(deps: Deps, token: string): Promise<RevealedCar
     if (!consumed) return null;
     const card = await store.findCard(tx, consumed.platform_id, consumed.card_id);
     if (!card || !revealable.has(card.status)) return null;
+    const platform = await findPlatform(tx, consumed.platform_id);
+    if (!platform) return null;
     return {
+      frameAncestors: frameAncestors(platform.card_reveal_origins ?? [], platform.environment),
       pan: sandboxPan(card.id),
       cvv: sandboxCvv(card.id),
       expMonth: card.exp_month,

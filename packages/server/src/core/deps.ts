@@ -4,6 +4,7 @@ import type { WebhookTimeouts } from "../webhooks/sender.js";
 import { type Clock, offsetClock } from "./clock.js";
 import type { Db } from "./db/db.js";
 import type { OutboundSettings } from "./outbound/targets.js";
+import type { SecretBox } from "./secrets/secret-box.js";
 
 export type Mode = "sandbox" | "production";
 
@@ -35,6 +36,17 @@ export interface Deps {
    * answers the operator commands at `/_operator` (operator/routes.ts).
    */
   operatorSecret?: string;
+  /**
+   * The service's public base URL (PAYSVC_PUBLIC_URL), e.g. `https://pay.example.com`, for links it makes
+   * (card reveal); absent: the listen address (core/http/public-origin.ts).
+   */
+  publicUrl?: string;
+  /**
+   * Seals private keys and seeds at rest under the master key (core/secrets; docs/decisions.md "Security
+   * (issue 16)"). main.ts always sets it from the configured key; deps built without it (npm run fuzz,
+   * npm run bench) use the process's box (core/secrets/process-box.ts).
+   */
+  secrets?: SecretBox;
 }
 
 /** Default regulatory threshold for payouts to wallets that are not ACTIVE: USD 1,000.00, in cents. */

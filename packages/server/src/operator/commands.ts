@@ -1,6 +1,7 @@
 import { setCardLimits } from "../cards/limits.js";
 import type { Deps } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
+import { secretsOf } from "../core/secrets/process-box.js";
 import { createPlatform } from "../platform/platforms.js";
 import { findPlatform } from "../platform/store.js";
 import { setDailyVolumeLimit } from "../quotes/daily-volume.js";
@@ -26,7 +27,7 @@ async function requirePlatform(deps: Pick<Deps, "db">, platformId: string): Prom
 
 /** Runs one operator command on the database and answers what it changed. */
 export async function performOperatorCommand(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "secrets">,
   command: OperatorCommand,
 ): Promise<unknown> {
   switch (command.kind) {
@@ -46,7 +47,7 @@ export async function performOperatorCommand(
     case "rotate-webhook-key": {
       await requirePlatform(deps, command.platformId);
       const now = deps.clock.now();
-      const key = await rotateSigningKey(deps.db, command.platformId, now);
+      const key = await rotateSigningKey(deps.db, command.platformId, now, secretsOf(deps));
       return { platformId: command.platformId, newKey: key, listedAt: now.toISOString() };
     }
   }

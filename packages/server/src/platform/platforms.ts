@@ -6,6 +6,8 @@ import { ApiError, type FieldError, invalidInput } from "../core/errors/api-erro
 import type { Caller, Environment } from "../core/http/context.js";
 import { newId } from "../core/ids.js";
 import { type TargetPolicy, targetPolicy, targetProblem } from "../core/outbound/targets.js";
+import { secretsOf } from "../core/secrets/process-box.js";
+import type { SecretBox } from "../core/secrets/secret-box.js";
 import { openPlatformAccount } from "../customers/accounts.js";
 import { readWalletAuthConfig, walletAuthConfigProblems } from "../wallet-auth/auth-config-schema.js";
 import {
@@ -15,6 +17,7 @@ import {
 } from "../wallet-auth/bundle-signing.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
 import { createFirstSigningKey } from "../webhooks/signing-keys.js";
+import { revealOriginProblems } from "./card-reveal-origins.js";
 import type {
   CardTokenization2faConfig,
   PlatformConfig as PlatformConfigSchema,
@@ -71,6 +74,7 @@ export function toPlatformConfig(row: store.PlatformRow): PlatformConfig {
       sandboxProcessingDelayMs: sandboxProcessingDelayMs(row),
     },
     invitationBaseUrl: row.invitation_base_url ?? null,
+    cardRevealOrigins: row.card_reveal_origins ?? [],
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -86,13 +90,16 @@ export interface NewPlatform {
  * platforms, the platform-owned USD account the sandbox starts with (conventions §2.2); one transaction.
  */
 export async function createPlatform(
-  deps: Pick<Deps, "db" | "clock">,
+  deps: Pick<Deps, "db" | "clock" | "secrets">,
   input: { name: string; environment: Environment; supportedCurrencies?: string[] },
 ): Promise<NewPlatform> {
   const now = deps.clock.now();
+  const secrets = secretsOf(deps);
+  const id = newId("Platform");
+  const bundleSigningKey = await newBundleSigningKey(secrets, id);
   return deps.db.transaction(async (tx) => {
     const row: store.PlatformRow = {
-      id: newId("Platform"),
+      id,
       name: input.name,
       environment: input.environment,
       supported_currencies: input.supportedCurrencies ?? SANDBOX_CURRENCIES,
@@ -103,12 +110,12 @@ export async function createPlatform(
       card_tokenization_2fa_config: DEFAULT_CARD_TOKENIZATION_2FA,
       max_live_cards: DEFAULT_MAX_LIVE_CARDS,
       max_live_cards_per_cardholder: null,
-      wallet_auth_config: { bundleSigningKey: newBundleSigningKey() },
+      wallet_auth_config: { bundleSigningKey },
       created_at: now,
       updated_at: now,
     };
     await store.insertPlatform(tx, row);
-    await createFirstSigningKey(tx, row.id, now);
+    await createFirstSigningKey(tx, row.id, now, secrets);
     if (input.environment === "SANDBOX") await openPlatformAccount(tx, row.id, "USD", now);
     const token = await insertNewToken(
       tx,
@@ -124,9 +131,13 @@ export async function createPlatform(
 }
 
 /** The row with its bundle-signing key: platforms made before the key existed get theirs now. */
-async function withBundleSigningKey(tx: Tx, row: store.PlatformRow): Promise<store.PlatformRow> {
+async function withBundleSigningKey(
+  tx: Tx,
+  secrets: SecretBox,
+  row: store.PlatformRow,
+): Promise<store.PlatformRow> {
   if (storedBundleSigningPublicKey(row.wallet_auth_config)) return row;
-  await bundleSigningKey(tx, row.id);
+  await bundleSigningKey(tx, secrets, row.id);
   const reread = await store.findPlatform(tx, row.id);
   if (!reread) throw new ApiError("PLATFORM_NOT_FOUND");
   return reread;
@@ -136,7 +147,7 @@ export async function getConfig(deps: Deps, caller: Caller): Promise<PlatformCon
   const row = await store.findPlatform(deps.db, caller.platformId);
   if (!row) throw new ApiError("PLATFORM_NOT_FOUND");
   if (storedBundleSigningPublicKey(row.wallet_auth_config)) return toPlatformConfig(row);
-  return toPlatformConfig(await deps.db.transaction((tx) => withBundleSigningKey(tx, row)));
+  return toPlatformConfig(await deps.db.transaction((tx) => withBundleSigningKey(tx, secretsOf(deps), row)));
 }
 
 /** Each rail at most once, and each entry sets a rate, a fixed amount or both. */
@@ -213,6 +224,10 @@ export async function updateConfig(
     if (changes.walletAuthConfig) checkWalletAuthConfig(changes.walletAuthConfig, row.environment, policy);
     if (changes.invitationBaseUrl)
       checkWebhookEndpoint(changes.invitationBaseUrl, row.environment, "invitationBaseUrl");
+    if (changes.cardRevealOrigins) {
+      const problems = revealOriginProblems(changes.cardRevealOrigins, row.environment);
+      if (problems.length > 0) throw invalidInput(problems);
+    }
     const supportedCurrencies = changes.supportedCurrencies && [...new Set(changes.supportedCurrencies)];
     const now = nowFor(deps, caller);
     const updated = await store.updatePlatformConfig(
@@ -223,6 +238,6 @@ export async function updateConfig(
     );
     if (updated.webhook_endpoint && updated.webhook_endpoint !== row.webhook_endpoint)
       await enqueueEvent(tx, { platformId: row.id, type: "TEST", data: {}, now });
-    return toPlatformConfig(await withBundleSigningKey(tx, updated));
+    return toPlatformConfig(await withBundleSigningKey(tx, secretsOf(deps), updated));
   });
 }

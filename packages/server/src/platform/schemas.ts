@@ -108,6 +108,11 @@ export const PlatformConfig = Type.Object({
   walletAuthConfig: WalletAuthConfig,
   /** Where invitees claim invitations (`url` = this + `/` + code); null: invitations are not configured. */
   invitationBaseUrl: Type.Union([Type.String(), Type.Null()]),
+  /**
+   * Origins whose pages may frame the card reveal page (`panEmbedUrl`, CSP frame-ancestors). Empty: none in
+   * production; loopback origins in the sandbox (docs/decisions.md "Security (issue 16)").
+   */
+  cardRevealOrigins: Type.Array(Type.String()),
   createdAt: DateTime(),
   updatedAt: DateTime(),
 });
@@ -133,6 +138,10 @@ export const UpdateConfigBody = Type.Object(
     /** An absolute http(s) URL, https outside the sandbox; `null` turns invitations off. */
     invitationBaseUrl: Type.Optional(
       Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()]),
+    ),
+    /** Each an origin (`scheme://host[:port]`, https outside the sandbox); replaces the list, `[]` resets it. */
+    cardRevealOrigins: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 20 }),
     ),
   },
   { additionalProperties: false, minProperties: 1 },

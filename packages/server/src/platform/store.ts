@@ -25,6 +25,8 @@ export interface PlatformRow {
   wallet_auth_config: Record<string, unknown>;
   /** Where invitees claim invitations; null: invitations are not configured. Absent on rows built in code. */
   invitation_base_url?: string | null;
+  /** Set by the database default ([]) at insert; see tables.ts. */
+  card_reveal_origins?: string[];
   created_at: Date;
   updated_at: Date;
 }
@@ -74,6 +76,8 @@ export interface ConfigChanges {
   walletAuthConfig?: Record<string, unknown>;
   /** `undefined` keeps it, `null` turns invitations off. */
   invitationBaseUrl?: string | null;
+  /** Replaces the whole list; `[]` returns to the default. */
+  cardRevealOrigins?: string[];
 }
 
 export async function updatePlatformConfig(
@@ -93,7 +97,8 @@ export async function updatePlatformConfig(
        webhook_endpoint = CASE WHEN $7::boolean THEN $8 ELSE webhook_endpoint END,
        card_tokenization_2fa_config = CASE WHEN $9::boolean THEN $10::jsonb ELSE card_tokenization_2fa_config END,
        wallet_auth_config = wallet_auth_config || COALESCE($11::jsonb, '{}'::jsonb),
-       invitation_base_url = CASE WHEN $12::boolean THEN $13 ELSE invitation_base_url END
+       invitation_base_url = CASE WHEN $12::boolean THEN $13 ELSE invitation_base_url END,
+       card_reveal_origins = COALESCE($14::jsonb, card_reveal_origins)
      WHERE id = $1 RETURNING *`,
     [
       id,
@@ -109,6 +114,7 @@ export async function updatePlatformConfig(
       changes.walletAuthConfig ? JSON.stringify(changes.walletAuthConfig) : null,
       changes.invitationBaseUrl !== undefined,
       changes.invitationBaseUrl ?? null,
+      changes.cardRevealOrigins ? JSON.stringify(changes.cardRevealOrigins) : null,
     ],
   );
   if (!row) throw new Error(`platform ${id} vanished during update`);

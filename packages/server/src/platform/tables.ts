@@ -23,6 +23,8 @@ export const platforms = pgTable("platforms", {
   walletAuthConfig: jsonb("wallet_auth_config").notNull().default({}),
   /** Where invitees claim invitations (`url` = this + `/` + code); null: invitations are not configured. */
   invitationBaseUrl: text("invitation_base_url"),
+  /** Origins whose pages may frame the card reveal page (CSP frame-ancestors); [] uses the default. */
+  cardRevealOrigins: jsonb("card_reveal_origins").$type<string[]>().notNull().default([]),
   /** Executed volume allowed per America/Chicago day, USD cents (DAILY_VOLUME_LIMIT_EXCEEDED); set by the operator. */
   dailyVolumeLimit: bigint("daily_volume_limit", { mode: "number" }).notNull().default(1_000_000_000),
   createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),

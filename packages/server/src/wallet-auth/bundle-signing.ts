@@ -1,5 +1,6 @@
 import { p256 } from "@noble/curves/nist.js";
 import type { Executor, Tx } from "../core/db/db.js";
+import type { SecretBox } from "../core/secrets/secret-box.js";
 
 /**
  * The platform's bundle-signing key (conventions §5.4, §7.3): it signs the `data` of every bundle paysvc
@@ -7,7 +8,8 @@ import type { Executor, Tx } from "../core/db/db.js";
  * Turnkey's enclave quorum key, so `@turnkey/crypto` verifies our bundles with
  * `dangerouslyOverrideSignerPublicKey: bundleSigningPublicKey`. One P-256 key per platform, made with the
  * platform (or on first need for platforms made before it existed), kept in `platforms.wallet_auth_config`
- * under `bundleSigningKey`; only the public half is ever shown (`GET /config` `bundleSigningPublicKey`).
+ * under `bundleSigningKey`, the private half sealed under the master key with the platform id
+ * (core/secrets); only the public half is ever shown (`GET /config` `bundleSigningPublicKey`).
  */
 export interface BundleSigningKey {
   privateKey: Uint8Array;
@@ -17,17 +19,23 @@ export interface BundleSigningKey {
 
 /** What `wallet_auth_config.bundleSigningKey` holds. */
 export interface StoredBundleSigningKey {
+  /** Sealed (purpose `bundle-signing-key`, row id: the platform id). */
   privateKey: string;
   publicKey: string;
 }
 
-/** A fresh key pair in its stored form. */
-export function newBundleSigningKey(): StoredBundleSigningKey {
+/** A fresh key pair of platform `platformId` in its stored form. */
+export async function newBundleSigningKey(
+  secrets: SecretBox,
+  platformId: string,
+): Promise<StoredBundleSigningKey> {
   const secret = p256.utils.randomSecretKey();
-  return {
-    privateKey: Buffer.from(secret).toString("hex"),
+  const stored = {
+    privateKey: await secrets.seal("bundle-signing-key", platformId, secret),
     publicKey: Buffer.from(p256.getPublicKey(secret, false)).toString("hex"),
   };
+  secret.fill(0);
+  return stored;
 }
 
 function storedKey(config: unknown): StoredBundleSigningKey | undefined {
@@ -41,7 +49,11 @@ export function storedBundleSigningPublicKey(walletAuthConfig: unknown): string 
 }
 
 /** The platform's bundle-signing key, created under the platform row lock on first need. */
-export async function bundleSigningKey(tx: Tx, platformId: string): Promise<BundleSigningKey> {
+export async function bundleSigningKey(
+  tx: Tx,
+  secrets: SecretBox,
+  platformId: string,
+): Promise<BundleSigningKey> {
   const read = async (db: Executor, lock: boolean) => {
     const [row] = await db.query<{ wallet_auth_config: unknown }>(
       `SELECT wallet_auth_config FROM platforms WHERE id = $1${lock ? " FOR UPDATE" : ""}`,
@@ -52,14 +64,17 @@ export async function bundleSigningKey(tx: Tx, platformId: string): Promise<Bund
   };
   let key = (await read(tx, false)) ?? (await read(tx, true));
   if (!key) {
-    key = newBundleSigningKey();
+    key = await newBundleSigningKey(secrets, platformId);
     await tx.query(
       `UPDATE platforms SET wallet_auth_config = wallet_auth_config || jsonb_build_object('bundleSigningKey', $2::jsonb)
        WHERE id = $1`,
       [platformId, JSON.stringify(key)],
     );
   }
-  return { privateKey: Buffer.from(key.privateKey, "hex"), publicKeyHex: key.publicKey };
+  return {
+    privateKey: await secrets.open("bundle-signing-key", platformId, key.privateKey),
+    publicKeyHex: key.publicKey,
+  };
 }
 
 /** Hex DER ECDSA P-256 signature over SHA-256 of `data` (the bytes the bundle's hex `data` decodes to). */
@@ -73,15 +88,18 @@ export function signBundleData(key: BundleSigningKey, data: Uint8Array): string 
  */
 export async function signedBundle(
   tx: Tx,
+  secrets: SecretBox,
   platformId: string,
   signedData: Record<string, unknown>,
 ): Promise<string> {
-  const key = await bundleSigningKey(tx, platformId);
+  const key = await bundleSigningKey(tx, secrets, platformId);
   const data = new TextEncoder().encode(JSON.stringify(signedData));
+  const dataSignature = signBundleData(key, data);
+  key.privateKey.fill(0);
   return JSON.stringify({
     version: "v1.0.0",
     data: Buffer.from(data).toString("hex"),
-    dataSignature: signBundleData(key, data),
+    dataSignature,
     enclaveQuorumPublic: key.publicKeyHex,
   });
 }

@@ -2,6 +2,7 @@ import type { Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
+import { secretsOf } from "../core/secrets/process-box.js";
 import { walletProcessingDelayMs } from "../platform/platforms.js";
 import {
   checkChallengeRate,
@@ -101,7 +102,7 @@ export async function verifyCredential(
       methodId = method.id;
       if (body.type === "EMAIL_OTP" || body.type === "SMS_OTP") {
         await checkPlatformOtpRate(tx, caller.platformId, now);
-        const checked = await checkOtpBundle(tx, method, body.encryptedOtpBundle, now);
+        const checked = await checkOtpBundle(tx, method, body.encryptedOtpBundle, now, secretsOf(deps));
         if ("failure" in checked) {
           await recordAttempt(tx, method.id, "FAILED_VERIFY", now);
           return { failure: checked.failure };

@@ -7,6 +7,8 @@ import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import { hpkeSeal } from "../core/hpke.js";
 import type { Caller } from "../core/http/context.js";
+import { secretsOf } from "../core/secrets/process-box.js";
+import type { SecretBox } from "../core/secrets/secret-box.js";
 import { findInternalAccount } from "../customers/accounts-store.js";
 import { walletProcessingDelayMs } from "../platform/platforms.js";
 import { signedBundle } from "./bundle-signing.js";
@@ -66,22 +68,38 @@ export async function exportWallet(
   });
 }
 
+const readSeed = async (tx: Tx, accountId: string) =>
+  (
+    await tx.query<{ entropy: string }>("SELECT entropy FROM embedded_wallet_seeds WHERE account_id = $1", [
+      accountId,
+    ])
+  )[0];
+
 /**
  * The wallet's BIP-39 entropy (32 bytes: a 24-word mnemonic), made on first need, i.e. at the first
- * export (docs/decisions.md "Embedded wallet authentication"). Concurrent first exports keep one seed.
+ * export (docs/decisions.md "Embedded wallet authentication"), and kept sealed under the master key with
+ * the account id (docs/decisions.md "Security (issue 16)"). Concurrent first exports keep one seed.
  */
-export async function walletEntropy(tx: Tx, accountId: string, now: Date): Promise<Uint8Array> {
-  await tx.query(
-    `INSERT INTO embedded_wallet_seeds (account_id, entropy, created_at) VALUES ($1, $2, $3)
-     ON CONFLICT (account_id) DO NOTHING`,
-    [accountId, randomBytes(32).toString("hex"), now],
-  );
-  const [row] = await tx.query<{ entropy: string }>(
-    "SELECT entropy FROM embedded_wallet_seeds WHERE account_id = $1",
-    [accountId],
-  );
+export async function walletEntropy(
+  tx: Tx,
+  secrets: SecretBox,
+  accountId: string,
+  now: Date,
+): Promise<Uint8Array> {
+  let row = await readSeed(tx, accountId);
+  if (!row) {
+    const entropy = randomBytes(32);
+    const sealed = await secrets.seal("wallet-seed", accountId, entropy);
+    entropy.fill(0);
+    await tx.query(
+      `INSERT INTO embedded_wallet_seeds (account_id, entropy, created_at) VALUES ($1, $2, $3)
+       ON CONFLICT (account_id) DO NOTHING`,
+      [accountId, sealed, now],
+    );
+    row = await readSeed(tx, accountId);
+  }
   if (!row) throw new Error(`embedded wallet ${accountId} has no seed after its insert`);
-  return Buffer.from(row.entropy, "hex");
+  return secrets.open("wallet-seed", accountId, row.entropy);
 }
 
 /**
@@ -91,17 +109,18 @@ export async function walletEntropy(tx: Tx, accountId: string, now: Date): Promi
  */
 export async function exportBundle(
   tx: Tx,
+  secrets: SecretBox,
   platformId: string,
   accountId: string,
   clientPublicKey: string,
   now: Date,
 ): Promise<string> {
-  const entropy = await walletEntropy(tx, accountId, now);
+  const entropy = await walletEntropy(tx, secrets, accountId, now);
   const mnemonic = new TextEncoder().encode(entropyToMnemonic(entropy, wordlist));
   entropy.fill(0);
   const { enc, ciphertext } = await hpkeSeal(Buffer.from(clientPublicKey, "hex"), mnemonic, "turnkey_hpke");
   mnemonic.fill(0);
-  return signedBundle(tx, platformId, {
+  return signedBundle(tx, secrets, platformId, {
     encappedPublic: Buffer.from(enc).toString("hex"),
     ciphertext: Buffer.from(ciphertext).toString("hex"),
     organizationId: accountId,
@@ -119,7 +138,7 @@ const refused = (why: string) =>
  */
 async function performExport(
   tx: Tx,
-  _deps: Deps,
+  deps: Deps,
   request: SignedRequestRow,
   signer: string,
   now: Date,
@@ -134,6 +153,7 @@ async function performExport(
   const { clientPublicKey } = request.context.body as ExportBody;
   const encryptedWalletCredentials = await exportBundle(
     tx,
+    secretsOf(deps),
     request.platform_id,
     account.id,
     clientPublicKey,

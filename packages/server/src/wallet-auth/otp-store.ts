@@ -4,10 +4,12 @@ export interface OtpChallengeRow {
   [column: string]: unknown;
   id: string;
   auth_method_id: string;
-  /** The HPKE target private key (hex); never logged, never returned. */
+  /** The HPKE target private key, sealed (core/secrets, purpose `otp-target-key`); never logged, never returned. */
   target_private_key: string;
   target_public_key: string;
-  code_sha256: string;
+  /** The code's HMAC key, sealed (purpose `otp-code-key`), and HMAC-SHA256 of the code under it (hex). */
+  code_key: string | null;
+  code_hmac: string | null;
   failed_attempts: number;
   state: "OPEN" | "USED" | "VOID";
   expires_at: Date;
@@ -16,15 +18,16 @@ export interface OtpChallengeRow {
 
 export async function insertOtpChallenge(tx: Tx, row: OtpChallengeRow): Promise<void> {
   await tx.query(
-    `INSERT INTO otp_challenges (id, auth_method_id, target_private_key, target_public_key, code_sha256,
-       failed_attempts, state, expires_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    `INSERT INTO otp_challenges (id, auth_method_id, target_private_key, target_public_key, code_key,
+       code_hmac, failed_attempts, state, expires_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
       row.id,
       row.auth_method_id,
       row.target_private_key,
       row.target_public_key,
-      row.code_sha256,
+      row.code_key,
+      row.code_hmac,
       row.failed_attempts,
       row.state,
       row.expires_at,

@@ -3,9 +3,11 @@ import { p256 } from "@noble/curves/nist.js";
 import type { Tx } from "../core/db/db.js";
 import type { Deps } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
-import { constantTimeEqual, sha256Hex } from "../core/hash.js";
 import { hpkeOpen } from "../core/hpke.js";
 import type { Environment } from "../core/http/context.js";
+import { codeMatches, newCodeCheck } from "../core/secrets/code-mac.js";
+import { processSecrets, secretsOf } from "../core/secrets/process-box.js";
+import type { SecretBox } from "../core/secrets/secret-box.js";
 import { recordAttempt } from "./attempts.js";
 import { signedBundle } from "./bundle-signing.js";
 import { otpSenderFor } from "./otp-sender.js";
@@ -20,15 +22,13 @@ export const OTP_MAX_WRONG = 5;
 export const SANDBOX_OTP_CODE = "000000";
 const HPKE_INFO = "turnkey_hpke";
 
-// The stored digest binds the code to its challenge, so equal codes of two challenges differ at rest.
-const codeDigest = (challengeId: string, code: string) => sha256Hex(`${challengeId}:${code}`);
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 
 /**
  * A new OTP for an EMAIL_OTP or SMS_OTP credential (conventions §5.4, §5.5): voids the older codes and
- * bundles, stores a fresh HPKE target key pair and the code's digest, counts the issue toward the
- * re-issue limit, sends the code (production platforms only) and returns the signed
- * `otpEncryptionTargetBundle`.
+ * bundles, stores a fresh HPKE target key pair (the private half sealed) and the code's keyed check
+ * (core/secrets/code-mac.ts), counts the issue toward the re-issue limit, sends the code (production
+ * platforms only) and returns the signed `otpEncryptionTargetBundle`.
  */
 export async function issueOtpChallenge(
   tx: Tx,
@@ -38,18 +38,21 @@ export async function issueOtpChallenge(
   now: Date,
 ): Promise<string> {
   await store.voidOtpChallenges(tx, method.id);
+  const secrets = secretsOf(deps);
   const secret = p256.utils.randomSecretKey();
   const targetPublic = hex(p256.getPublicKey(secret, false));
   const code =
     environment === "SANDBOX" ? SANDBOX_OTP_CODE : String(randomInt(0, 1_000_000)).padStart(6, "0");
   const id = randomUUID();
   const expiresAt = new Date(now.getTime() + OTP_TTL_MS);
+  const check = await newCodeCheck(secrets, "otp-code-key", id, code);
   await store.insertOtpChallenge(tx, {
     id,
     auth_method_id: method.id,
-    target_private_key: hex(secret),
+    target_private_key: await secrets.seal("otp-target-key", id, secret),
     target_public_key: targetPublic,
-    code_sha256: codeDigest(id, code),
+    code_key: check.sealedKey,
+    code_hmac: check.mac,
     failed_attempts: 0,
     state: "OPEN",
     expires_at: expiresAt,
@@ -57,7 +60,7 @@ export async function issueOtpChallenge(
   });
   secret.fill(0);
   await recordAttempt(tx, method.id, "CHALLENGE", now);
-  const bundle = await signedBundle(tx, method.platform_id, {
+  const bundle = await signedBundle(tx, secrets, method.platform_id, {
     organizationId: method.account_id,
     targetPublic,
     userId: method.id,
@@ -79,7 +82,11 @@ const badBundle = (message: string) => invalidField("encryptedOtpBundle", messag
 const hexPattern = /^(?:[0-9a-fA-F]{2})+$/;
 
 /** `{encappedPublic, ciphertext}` (conventions §5.4) decrypted with the challenge's target key. */
-async function openOtpBundle(challenge: store.OtpChallengeRow, text: string): Promise<Uint8Array> {
+async function openOtpBundle(
+  secrets: SecretBox,
+  challenge: store.OtpChallengeRow,
+  text: string,
+): Promise<Uint8Array> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -94,15 +101,19 @@ async function openOtpBundle(challenge: store.OtpChallengeRow, text: string): Pr
     throw badBundle("encappedPublic must be a P-256 public key in hex (04…, 130 characters)");
   if (typeof ciphertext !== "string" || !hexPattern.test(ciphertext))
     throw badBundle("ciphertext must be hex");
+  // A target key that does not open is a fault of the service (500), not of the bundle.
+  const targetKey = await secrets.open("otp-target-key", challenge.id, challenge.target_private_key);
   try {
     return await hpkeOpen(
-      Buffer.from(challenge.target_private_key, "hex"),
+      targetKey,
       Buffer.from(encappedPublic, "hex"),
       Buffer.from(ciphertext, "hex"),
       HPKE_INFO,
     );
   } catch {
     throw badBundle("does not decrypt with the credential's current otpEncryptionTargetBundle");
+  } finally {
+    targetKey.fill(0);
   }
 }
 
@@ -132,17 +143,19 @@ export type OtpCheck = { publicKey: string } | { failure: string };
  * Checks an `encryptedOtpBundle` against the credential's outstanding code (conventions §5.5 step 2).
  * A malformed or undecryptable bundle is `400`. A wrong, expired or missing code is a failure the caller
  * commits and answers `401`; the fifth wrong code voids the challenge. The right code uses the challenge
- * up and yields the client key (compressed) that the `202` binds.
+ * up and yields the client key (compressed) that the `202` binds. `secrets` defaults to the process's box
+ * because wallet-auth/credential-auth.ts does not pass `deps.secrets` yet (core/secrets/process-box.ts).
  */
 export async function checkOtpBundle(
   tx: Tx,
   method: AuthMethodRow,
   encryptedOtpBundle: string,
   now: Date,
+  secrets: SecretBox = processSecrets(),
 ): Promise<OtpCheck> {
   const challenge = await store.openOtpChallenge(tx, method.id);
   if (!challenge) return { failure: "no code is outstanding; request a new one" };
-  const { code, publicKey } = readPlaintext(await openOtpBundle(challenge, encryptedOtpBundle));
+  const { code, publicKey } = readPlaintext(await openOtpBundle(secrets, challenge, encryptedOtpBundle));
   if (method.updated_at.getTime() > challenge.created_at.getTime())
     throw new ApiError(
       method.type === "SMS_OTP" ? "SMS_OTP_CREDENTIAL_SET_CHANGED" : "EMAIL_OTP_CREDENTIAL_SET_CHANGED",
@@ -154,7 +167,10 @@ export async function checkOtpBundle(
     await store.markOtpChallenge(tx, challenge.id, "VOID");
     return { failure: "the code expired; request a new one" };
   }
-  if (!constantTimeEqual(codeDigest(challenge.id, code), challenge.code_sha256)) {
+  const { code_key: sealedKey, code_hmac: mac } = challenge;
+  // Only challenges voided by migration 0017 lack a check, and a void challenge is never open.
+  if (sealedKey === null || mac === null) throw new Error(`OTP challenge ${challenge.id} has no code check`);
+  if (!(await codeMatches(secrets, "otp-code-key", challenge.id, { sealedKey, mac }, code))) {
     await store.countWrongCode(tx, challenge.id, OTP_MAX_WRONG);
     return { failure: "the code is wrong" };
   }

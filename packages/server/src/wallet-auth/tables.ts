@@ -48,10 +48,18 @@ export const otpChallenges = pgTable(
     authMethodId: text("auth_method_id")
       .notNull()
       .references(() => authMethods.id),
-    /** The target key pair the client encrypts to (hex); the private half never leaves the database. */
+    /**
+     * The target key pair the client encrypts to: the private half sealed (core/secrets), never leaving
+     * the database; the public half in hex.
+     */
     targetPrivateKey: text("target_private_key").notNull(),
     targetPublicKey: text("target_public_key").notNull(),
-    codeSha256: text("code_sha256").notNull(),
+    /**
+     * The code's check (core/secrets/code-mac.ts): a random HMAC key of its own, sealed, and HMAC-SHA256 of
+     * the code under it, hex. Null only on the challenges migration 0017 voided (they had an unkeyed digest).
+     */
+    codeKey: text("code_key"),
+    codeHmac: text("code_hmac"),
     failedAttempts: integer("failed_attempts").notNull().default(0),
     state: text("state", { enum: ["OPEN", "USED", "VOID"] }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
@@ -134,7 +142,10 @@ export const authAttempts = pgTable(
   (t) => [index("auth_attempts_method_idx").on(t.authMethodId, t.kind, t.createdAt)],
 );
 
-/** The wallet seed behind an embedded wallet (BIP-39 entropy, hex), exported only sealed to a client key. */
+/**
+ * The wallet seed behind an embedded wallet: its BIP-39 entropy sealed under the master key (core/secrets),
+ * exported only sealed to a client key.
+ */
 export const embeddedWalletSeeds = pgTable("embedded_wallet_seeds", {
   accountId: text("account_id")
     .primaryKey()

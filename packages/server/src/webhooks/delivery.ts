@@ -2,6 +2,7 @@ import type { Executor, Tx } from "../core/db/db.js";
 import type { Deps } from "../core/deps.js";
 import type { Environment } from "../core/http/context.js";
 import { targetPolicy } from "../core/outbound/targets.js";
+import { secretsOf } from "../core/secrets/process-box.js";
 import type { DeliveryErrorClass } from "./schemas.js";
 import { DEFAULT_WEBHOOK_TIMEOUTS, postWebhook, type SendResult } from "./sender.js";
 import { signatureHeader } from "./signing-keys.js";
@@ -107,7 +108,13 @@ export async function attemptDelivery(
   after: (tx: Tx, outcome: Outcome) => Promise<void> = async () => undefined,
 ): Promise<{ outcome: Outcome; result: SendResult; url: string }> {
   const url = delivery.webhook_endpoint;
-  const signature = await signatureHeader(deps.db, delivery.platform_id, delivery.body, deps.clock.now());
+  const signature = await signatureHeader(
+    deps.db,
+    delivery.platform_id,
+    delivery.body,
+    deps.clock.now(),
+    secretsOf(deps),
+  );
   const result = await postWebhook(
     url,
     delivery.body,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { errorResponses } from "../core/http/schemas.js";
+import { secretsOf } from "../core/secrets/process-box.js";
 import { getDelivery, listDeliveries, resendDelivery } from "./deliveries.js";
 import { DeliveryPage, ListDeliveriesQuery, SigningKeys, WebhookDelivery } from "./schemas.js";
 import { listSigningKeys } from "./signing-keys.js";
@@ -23,7 +24,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
         response: { 200: SigningKeys, ...errorResponses },
       },
     },
-    async (request) => listSigningKeys(deps.db, request.caller.platformId, deps.clock.now()),
+    async (request) => listSigningKeys(deps.db, request.caller.platformId, deps.clock.now(), secretsOf(deps)),
   );
 
   app.get(

@@ -1,5 +1,7 @@
 import { createHash, createPrivateKey, generateKeyPairSync, type JsonWebKey, sign } from "node:crypto";
 import type { Db, Executor, Tx } from "../core/db/db.js";
+import { processSecrets } from "../core/secrets/process-box.js";
+import type { SecretBox } from "../core/secrets/secret-box.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A new key is listed this long before it first signs (conventions §7.2). */
@@ -22,7 +24,8 @@ interface KeyRow {
   [column: string]: unknown;
   kid: string;
   public_jwk: PublicJwk;
-  private_jwk: JsonWebKey;
+  /** The private JWK's JSON text sealed (core/secrets), kept as a jsonb string; never served. */
+  private_jwk: unknown;
   signs_from: Date;
   retires_at: Date | null;
   created_at: Date;
@@ -34,24 +37,37 @@ export function jwkThumbprint(jwk: { crv: string; kty: string; x: string; y: str
   return createHash("sha256").update(canonical).digest("base64url");
 }
 
-async function insertKey(tx: Tx, platformId: string, signsFrom: Date, now: Date): Promise<PublicJwk> {
+/** The row id a key's private half is sealed with (core/secrets/sealed-columns.ts has its SQL twin). */
+const sealedRowId = (platformId: string, kid: string) => `${platformId}/${kid}`;
+
+async function insertKey(
+  tx: Tx,
+  secrets: SecretBox,
+  platformId: string,
+  signsFrom: Date,
+  now: Date,
+): Promise<PublicJwk> {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const { x, y } = publicKey.export({ format: "jwk" });
   if (!x || !y) throw new Error("P-256 key export lacks x or y");
   const kid = jwkThumbprint({ crv: "P-256", kty: "EC", x, y });
   const jwk: PublicJwk = { kty: "EC", crv: "P-256", x, y, kid, use: "sig", alg: "ES256" };
+  const privateJwk = new TextEncoder().encode(JSON.stringify(privateKey.export({ format: "jwk" })));
+  const sealed = await secrets.seal("webhook-signing-key", sealedRowId(platformId, kid), privateJwk);
+  privateJwk.fill(0);
   await tx.query(
     `INSERT INTO webhook_signing_keys (platform_id, kid, public_jwk, private_jwk, signs_from, created_at)
-     VALUES ($1, $2, $3::jsonb, $4::jsonb, $5, $6)`,
-    [
-      platformId,
-      kid,
-      JSON.stringify(jwk),
-      JSON.stringify(privateKey.export({ format: "jwk" })),
-      signsFrom,
-      now,
-    ],
+     VALUES ($1, $2, $3::jsonb, to_jsonb($4::text), $5, $6)`,
+    [platformId, kid, JSON.stringify(jwk), sealed, signsFrom, now],
   );
+  return jwk;
+}
+
+/** The private JWK of a key row, opened. */
+async function privateJwkOf(secrets: SecretBox, platformId: string, row: KeyRow): Promise<JsonWebKey> {
+  const opened = await secrets.open("webhook-signing-key", sealedRowId(platformId, row.kid), row.private_jwk);
+  const jwk = JSON.parse(new TextDecoder().decode(opened)) as JsonWebKey;
+  opened.fill(0);
   return jwk;
 }
 
@@ -87,47 +103,65 @@ function signingRow(rows: KeyRow[], now: Date): KeyRow | undefined {
  * A platform's first key, signing at once (there is nothing to overlap with). `createPlatform` calls it
  * in the platform's own transaction, so no platform is ever without a key of its own.
  */
-export async function createFirstSigningKey(tx: Tx, platformId: string, now: Date): Promise<PublicJwk> {
-  return insertKey(tx, platformId, now, now);
+export async function createFirstSigningKey(
+  tx: Tx,
+  platformId: string,
+  now: Date,
+  secrets: SecretBox,
+): Promise<PublicJwk> {
+  return insertKey(tx, secrets, platformId, now, now);
 }
 
 /**
  * The platform's keys, after giving it a first key if it has only retired ones: platforms that existed
  * before issue 16 hold just the retired copies of the old deployment-wide key (migration 0016).
  */
-async function keysOf(db: Db, platformId: string, now: Date): Promise<KeyRow[]> {
+async function keysOf(db: Db, secrets: SecretBox, platformId: string, now: Date): Promise<KeyRow[]> {
   const rows = await platformKeys(db, platformId);
   if (hasUnretiredKey(rows)) return rows;
   return db.transaction(async (tx) => {
     const locked = await lockPlatformKeys(tx, platformId);
     if (hasUnretiredKey(locked)) return locked;
-    await createFirstSigningKey(tx, platformId, now);
+    await createFirstSigningKey(tx, platformId, now, secrets);
     return platformKeys(tx, platformId);
   });
 }
+
+// `secrets` below defaults to the process's box: webhooks/delivery.ts and webhooks/routes.ts pass only the
+// database for now (core/secrets/process-box.ts).
 
 /**
  * Rotation of one platform's keys: lists a new key now, which signs from now + 24 h; the key signing
  * until then retires at that moment and stays listed 8 more days, so receivers with a cached JWKS keep
  * verifying throughout. Other platforms' keys are untouched.
  */
-export async function rotateSigningKey(db: Db, platformId: string, now: Date): Promise<PublicJwk> {
+export async function rotateSigningKey(
+  db: Db,
+  platformId: string,
+  now: Date,
+  secrets: SecretBox = processSecrets(),
+): Promise<PublicJwk> {
   return db.transaction(async (tx) => {
     const rows = await lockPlatformKeys(tx, platformId);
-    if (!hasUnretiredKey(rows)) await createFirstSigningKey(tx, platformId, now);
+    if (!hasUnretiredKey(rows)) await createFirstSigningKey(tx, platformId, now, secrets);
     const signsFrom = new Date(now.getTime() + KEY_PREANNOUNCE_MS);
     await tx.query(
       `UPDATE webhook_signing_keys SET retires_at = $2
          WHERE platform_id = $1 AND (retires_at IS NULL OR retires_at > $2)`,
       [platformId, signsFrom],
     );
-    return insertKey(tx, platformId, signsFrom, now);
+    return insertKey(tx, secrets, platformId, signsFrom, now);
   });
 }
 
 /** The platform's JWKS: its keys listed at `now` (announced, signing, or retired less than 8 days ago). */
-export async function listSigningKeys(db: Db, platformId: string, now: Date): Promise<{ keys: PublicJwk[] }> {
-  const rows = await keysOf(db, platformId, now);
+export async function listSigningKeys(
+  db: Db,
+  platformId: string,
+  now: Date,
+  secrets: SecretBox = processSecrets(),
+): Promise<{ keys: PublicJwk[] }> {
+  const rows = await keysOf(db, secrets, platformId, now);
   const listed = rows.filter(
     (r) =>
       r.created_at <= now &&
@@ -140,10 +174,16 @@ export async function listSigningKeys(db: Db, platformId: string, now: Date): Pr
  * `X-Service-Signature` for one attempt of one of the platform's events, with that platform's current
  * key: ECDSA P-256 SHA-256, DER, base64, over "<t>.<body>" (§7.2).
  */
-export async function signatureHeader(db: Db, platformId: string, body: string, now: Date): Promise<string> {
-  const row = signingRow(await keysOf(db, platformId, now), now);
+export async function signatureHeader(
+  db: Db,
+  platformId: string,
+  body: string,
+  now: Date,
+  secrets: SecretBox = processSecrets(),
+): Promise<string> {
+  const row = signingRow(await keysOf(db, secrets, platformId, now), now);
   if (!row) throw new Error(`platform ${platformId} has no webhook signing key active`);
-  return signWith(row.private_jwk, row.kid, body, now);
+  return signWith(await privateJwkOf(secrets, platformId, row), row.kid, body, now);
 }
 
 /** Signs with a given private JWK; exported for tests and the SDK's test helper mirror. */

@@ -1,9 +1,11 @@
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isLuhnValid, sandboxCvv, sandboxPan } from "../../src/cards/pan.js";
 import { REVEAL_TTL_MS } from "../../src/cards/reveal.js";
 import type { Card } from "../../src/cards/schemas.js";
 import { sha256Hex } from "../../src/core/hash.js";
 import { API_VERSION } from "../../src/core/http/version.js";
+import { frameAncestors } from "../../src/platform/card-reveal-origins.js";
 import { startServer, type TestClient, type TestServer } from "../harness.js";
 import { activeCard, cardPlatform, issueCard, newCardholder } from "./helpers.js";
 
@@ -116,6 +118,85 @@ describe("POST /cards/{id}/reveal", () => {
   });
 });
 
+describe("reveal links and framing (issue 16 item 7)", () => {
+  test("the link is made with the service's own address, never the request's Host header", async () => {
+    const card = await newActiveCard();
+    // node:http, because fetch does not let a caller choose the Host header.
+    const url = new URL(`${server.origin}/${API_VERSION}/cards/${card.id}/reveal`);
+    const { clientId, clientSecret } = client.credentials;
+    const body = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(
+        url,
+        {
+          method: "POST",
+          headers: {
+            host: "attacker.example",
+            "x-forwarded-host": "attacker.example",
+            authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`,
+          },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+          res.on("end", () => resolve(text));
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+    const { panEmbedUrl } = JSON.parse(body) as RevealLink;
+    expect(panEmbedUrl.startsWith(`${server.origin}/${API_VERSION}/cards/embed/`)).toBe(true);
+    expect(panEmbedUrl).not.toContain("attacker");
+  });
+
+  test("the page's frame-ancestors is the platform's cardRevealOrigins (PATCH /config), never *", async () => {
+    const setup = await cardPlatform(server);
+    const origins = ["https://app.example.com", "https://wallet.example.com:8443"];
+    const patched = await setup.client.patch<{ cardRevealOrigins: string[] }>("/config", {
+      cardRevealOrigins: origins,
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.cardRevealOrigins).toEqual(origins);
+    const card = await activeCard(server, setup.client, await newCardholder(setup.client));
+    const { panEmbedUrl } = await link(card.id, setup.client);
+    const { res } = await visit(panEmbedUrl);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain(`frame-ancestors ${origins.join(" ")}`);
+    expect(csp).not.toContain("*");
+  });
+
+  test("the 410 page names no platform, so no page may frame it: frame-ancestors 'none'", async () => {
+    const { res } = await visit(`${server.origin}/${API_VERSION}/cards/embed/${"A".repeat(43)}`);
+    expect(res.status).toBe(410);
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  });
+
+  test.each([
+    ["a path", "https://app.example.com/pay"],
+    ["a trailing slash", "https://app.example.com/"],
+    ["a wildcard", "*"],
+    ["not a URL", "app.example.com"],
+  ])("cardRevealOrigins with %s -> 400 INVALID_INPUT naming the entry", async (_name, origin) => {
+    const res = await client.patch<{ code: string; details: { errors: { field: string }[] } }>("/config", {
+      cardRevealOrigins: ["https://ok.example.com", origin],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("INVALID_INPUT");
+    expect(res.body.details.errors.map((e) => e.field)).toEqual(["cardRevealOrigins[1]"]);
+  });
+
+  test("a production platform's cardRevealOrigins must be https; with none configured, nothing may frame its page", async () => {
+    const production = server.client.as(await server.newPlatform("PRODUCTION"));
+    const res = await production.patch<{ details: { errors: { field: string }[] } }>("/config", {
+      cardRevealOrigins: ["http://app.example.com"],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.details.errors.map((e) => e.field)).toEqual(["cardRevealOrigins[0]"]);
+    expect(frameAncestors([], "PRODUCTION")).toBe("'none'");
+  });
+});
+
 describe("the reveal page", () => {
   test("shows the full PAN, expiry and CVV without API credentials, with iframe-friendly, no-store headers", async () => {
     const card = await newActiveCard();
@@ -123,7 +204,10 @@ describe("the reveal page", () => {
     const { res, html } = await visit(panEmbedUrl);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors *");
+    // A sandbox platform with no configured origins: local pages only, never `*`.
+    expect(res.headers.get("content-security-policy")).toContain(
+      "frame-ancestors 'self' http://localhost:* http://127.0.0.1:* https://localhost:*",
+    );
     expect(res.headers.get("x-frame-options")).toBeNull();
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("referrer-policy")).toBe("no-referrer");

@@ -26,7 +26,7 @@ async function wrongGuess(client: TestClient, credentialId: string) {
 }
 
 /** Failed verifies recorded against the platform's OTP credentials, as many wallets' guesses would be. */
-async function recordFailures(platformId: string, credentialIds: string[], count: number, at: Date) {
+async function recordFailures(credentialIds: string[], count: number, at: Date) {
   for (let i = 0; i < count; i++)
     await server.db.query(
       "INSERT INTO auth_attempts (id, auth_method_id, kind, created_at) VALUES ($1, $2, 'FAILED_VERIFY', $3)",
@@ -42,7 +42,6 @@ describe("failed OTP verifies per platform", () => {
     const [victim, fresh] = await Promise.all([newWalletCustomer(client), newWalletCustomer(client)]);
     const now = await platformNow(server, platform.platformId);
     await recordFailures(
-      platform.platformId,
       guessed.map((w) => w.emailOtp.id),
       PLATFORM_FAILED_OTP_VERIFIES_PER_WINDOW - 1,
       new Date(now.getTime() - 60_000),

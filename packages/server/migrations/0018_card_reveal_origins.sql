@@ -1,0 +1,1 @@
+ALTER TABLE "platforms" ADD COLUMN "card_reveal_origins" jsonb DEFAULT '[]'::jsonb NOT NULL;

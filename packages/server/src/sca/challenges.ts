@@ -2,9 +2,11 @@ import { randomBytes, randomInt } from "node:crypto";
 import type { Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
-import { constantTimeEqual, sha256Hex } from "../core/hash.js";
 import type { Caller } from "../core/http/context.js";
 import { newId, parseId } from "../core/ids.js";
+import { codeMatches, newCodeCheck } from "../core/secrets/code-mac.js";
+import { secretsOf } from "../core/secrets/process-box.js";
+import { SealedValueError } from "../core/secrets/secret-box.js";
 import type { CustomerRow } from "../customers/store.js";
 import { SANDBOX_OTP_CODE } from "../wallet-auth/otp.js";
 import { otpSenderFor } from "../wallet-auth/otp-sender.js";
@@ -75,13 +77,16 @@ export async function issueChallenge(
   }
   const code =
     caller.environment === "SANDBOX" ? SANDBOX_OTP_CODE : String(randomInt(0, 1_000_000)).padStart(6, "0");
+  const id = newId("Request");
+  const check = factor === "OTP" ? await newCodeCheck(secretsOf(deps), "sca-code-key", id, code) : null;
   const row: store.ChallengeRow = {
-    id: newId("Request"),
+    id,
     platform_id: caller.platformId,
     customer_id: customer.id,
     purpose,
     factor,
-    code_hash: factor === "OTP" ? sha256Hex(code) : null,
+    code_hash: check?.mac ?? null,
+    code_key: check?.sealedKey ?? null,
     webauthn_challenge: factor === "PASSKEY" ? randomBytes(32).toString("hex") : null,
     subject_id: input.subjectId ?? null,
     state: "OPEN",
@@ -146,7 +151,7 @@ export async function answerChallenge<T>(
     requireUnlocked(state, now);
     const right =
       "code" in input.answer
-        ? challenge.code_hash !== null && constantTimeEqual(sha256Hex(input.answer.code), challenge.code_hash)
+        ? await otpMatches(deps, challenge, input.answer.code)
         : await input.answer.verify(tx, challenge);
     if (!right) return { error: await recordFailure(tx, state, challenge, input.field, now) };
     await store.setChallengeState(tx, challenge.id, { state: "COMPLETED", completedAt: now });
@@ -189,4 +194,18 @@ async function recordFailure(
     });
   }
   return invalidField(field, "does not answer the SCA challenge");
+}
+
+/** Whether `code` is the challenge's OTP: its HMAC under the challenge's sealed key (core/secrets/code-mac.ts). */
+async function otpMatches(deps: Deps, challenge: store.ChallengeRow, code: string): Promise<boolean> {
+  if (challenge.code_hash === null || challenge.code_key === null) return false;
+  const check = { sealedKey: challenge.code_key, mac: challenge.code_hash };
+  try {
+    return await codeMatches(secretsOf(deps), "sca-code-key", challenge.id, check, code);
+  } catch (error) {
+    // A key that does not open here (copied from another row, or tampered with) proves no code.
+    if (!(error instanceof SealedValueError)) throw error;
+    deps.logger.warn({ challengeId: challenge.id }, "an SCA code key does not open; the code is refused");
+    return false;
+  }
 }

@@ -30,7 +30,9 @@ export interface ChallengeRow {
   customer_id: string;
   purpose: ChallengePurpose;
   factor: ScaFactor;
+  /** HMAC-SHA256 of the OTP code under `code_key` (sealed); see tables.ts. */
   code_hash: string | null;
+  code_key: string | null;
   webauthn_challenge: string | null;
   subject_id: string | null;
   state: "OPEN" | "COMPLETED" | "FAILED" | "EXPIRED" | "ABANDONED";
@@ -98,8 +100,8 @@ export async function updateScaCustomer(tx: Tx, row: ScaCustomerRow): Promise<vo
 export async function insertChallenge(tx: Tx, row: ChallengeRow): Promise<void> {
   await tx.query(
     `INSERT INTO sca_challenges (id, platform_id, customer_id, purpose, factor, code_hash, webauthn_challenge,
-       subject_id, state, failed_attempts, expires_at, completed_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+       subject_id, state, failed_attempts, expires_at, completed_at, created_at, code_key)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [
       row.id,
       row.platform_id,
@@ -114,6 +116,7 @@ export async function insertChallenge(tx: Tx, row: ChallengeRow): Promise<void> 
       row.expires_at,
       row.completed_at,
       row.created_at,
+      row.code_key,
     ],
   );
 }

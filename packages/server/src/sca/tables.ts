@@ -41,7 +41,12 @@ export const scaChallenges = pgTable(
       enum: ["LOGIN", "CONTACT_EMAIL", "CONTACT_PHONE", "UNTRUST_BENEFICIARY", "PAYMENT"],
     }).notNull(),
     factor: text("factor", { enum: ["OTP", "PASSKEY"] }).notNull(),
+    /**
+     * An OTP code's check (core/secrets/code-mac.ts): HMAC-SHA256 of the code, hex, under `code_key`, a
+     * random key of its own, sealed. Null for passkey challenges and for OTPs migration 0019 voided.
+     */
     codeHash: text("code_hash"),
+    codeKey: text("code_key"),
     webauthnChallenge: text("webauthn_challenge"),
     /** UNTRUST_BENEFICIARY: the external account; PAYMENT: the quote. */
     subjectId: text("subject_id"),

@@ -56,6 +56,15 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     assign: "code_key = $1",
   },
   {
+    // sca/challenges.ts: the HMAC key of an SCA OTP code (code-mac.ts); sealed since it exists.
+    label: "SCA code key",
+    purpose: "sca-code-key",
+    table: "sca_challenges",
+    rowId: "id",
+    value: "code_key",
+    assign: "code_key = $1",
+  },
+  {
     // wallet-auth/bundle-signing.ts: `wallet_auth_config.bundleSigningKey.privateKey`, 32 bytes, once hex.
     label: "bundle-signing key",
     purpose: "bundle-signing-key",

@@ -9,7 +9,8 @@ export type SecretPurpose =
   | "otp-target-key"
   | "otp-code-key"
   | "bundle-signing-key"
-  | "webhook-signing-key";
+  | "webhook-signing-key"
+  | "sca-code-key";
 
 /** Every sealed value starts with this; what does not is a value stored in clear before issue 16. */
 export const SEALED_PREFIX = "sealed:v1:";

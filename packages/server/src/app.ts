@@ -71,7 +71,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     app,
     (clientId, secret) => authenticate(deps.db, clientId, secret),
     (accessToken) => authenticateAgent(deps.db, accessToken),
-    apiAuthAttempts(deps.clock),
+    apiAuthAttempts(deps.clock, { limitLoopback: deps.limitLoopbackAuthFailures ?? false }),
   );
   registerIdempotency(app, deps.db, deps.clock);
   await registerOpenApi(app);

@@ -170,6 +170,8 @@ export interface StartOptions {
   walletVerificationThreshold?: number;
   /** Where production OTP codes go; default in Deps (a log line). */
   otpSender?: OtpSender;
+  /** Apply the per-address failed-authentication limit to loopback (the limiter's own tests). */
+  limitLoopbackAuthFailures?: boolean;
   /** Wraps the database the app and the job runner use (a test counting transaction retries). */
   wrapDb?: (db: Db) => Db;
   /**
@@ -201,6 +203,7 @@ function depsFor(db: Db, options: StartOptions): Deps {
       ? {}
       : { walletVerificationThreshold: options.walletVerificationThreshold }),
     ...(options.otpSender === undefined ? {} : { otpSender: options.otpSender }),
+    ...(options.limitLoopbackAuthFailures ? { limitLoopbackAuthFailures: true } : {}),
   };
 }
 

@@ -147,15 +147,25 @@ export interface AttemptSource {
   ip: string;
 }
 
+/** Whether `ip` is a loopback address (IPv4-mapped forms included). */
+function isLoopback(ip: string): boolean {
+  return ipaddr.isValid(ip) && ipaddr.process(ip).range() === "loopback";
+}
+
 /**
  * The API's failed-authentication limiter (AUTH_FAILURE_RULES), one per app, on the service clock. A
  * user name that is not a clientId is counted per address only: there is no secret behind it to guess.
+ * Loopback is not limited per address unless `limitLoopback`: behind a reverse proxy on the same host
+ * every client arrives from it (trustProxy is off), so one guesser would lock every client out.
  */
-export function apiAuthAttempts(clock: Clock): (source: AttemptSource) => (outcome: AttemptOutcome) => void {
+export function apiAuthAttempts(
+  clock: Clock,
+  options: { limitLoopback?: boolean } = {},
+): (source: AttemptSource) => (outcome: AttemptOutcome) => void {
   const limiter = new FailureLimiter(AUTH_FAILURE_RULES, clock);
   return ({ clientId, ip }) =>
     limiter.attempt({
-      address: addressKey(ip),
+      ...(options.limitLoopback || !isLoopback(ip) ? { address: addressKey(ip) } : {}),
       ...(clientId !== undefined && TOKEN_CLIENT_ID.test(clientId) ? { clientId } : {}),
     });
 }

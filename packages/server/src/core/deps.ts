@@ -42,6 +42,11 @@ export interface Deps {
    */
   publicUrl?: string;
   /**
+   * Limit failed authentications per source address for loopback too (auth/failed-attempts.ts); off by
+   * default, since behind a same-host reverse proxy every client arrives from loopback.
+   */
+  limitLoopbackAuthFailures?: boolean;
+  /**
    * Seals private keys and seeds at rest under the master key (core/secrets; docs/decisions.md "Security
    * (issue 16)"). main.ts always sets it from the configured key; deps built without it (npm run fuzz,
    * npm run bench) use the process's box (core/secrets/process-box.ts).

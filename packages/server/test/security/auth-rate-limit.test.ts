@@ -19,7 +19,7 @@ beforeAll(async () => {
   clock = new ControlledClock(new Date("2026-03-02T15:00:00.000Z"));
   // A clock of its own gives this file an app of its own: its lockouts of 127.0.0.1 never reach the
   // worker's shared app, and the limiter's windows pass when the test moves the clock, not in real time.
-  server = await startServer({ clock });
+  server = await startServer({ clock, limitLoopbackAuthFailures: true });
 });
 afterAll(() => server.close());
 // Each rule starts from no failures: every window of the test before has ended.
@@ -174,5 +174,20 @@ describe("documentation", () => {
     expect(doc.paths["/customers"]?.get?.responses).toHaveProperty("429");
     expect(doc.paths["/agents/me"]?.get?.responses).toHaveProperty("429");
     expect(doc.paths["/agents/device-codes/{code}/redeem"]?.post?.responses).not.toHaveProperty("429");
+  });
+});
+
+describe("loopback", () => {
+  test("by default loopback is not limited per address (a same-host proxy): many client ids failing from it lock no one else out", async () => {
+    const shared = await startServer({ clock: new ControlledClock(new Date("2026-03-02T15:00:00.000Z")) });
+    try {
+      for (let i = 0; i < perAddress.limit + 5; i++) {
+        const clientId = i.toString(16).padStart(32, "0");
+        expect((await shared.client.get("/customers", wrongSecret(clientId))).status).toBe(401);
+      }
+      expect((await shared.client.get("/customers")).status).toBe(200);
+    } finally {
+      await shared.close();
+    }
   });
 });

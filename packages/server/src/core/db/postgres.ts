@@ -16,6 +16,7 @@ const types = {
  * (a frozen network), which the pool then discards, and TCP keepalive finds dead peers.
  */
 export interface PostgresTimeouts {
+  /** Opening a connection, and waiting for a free one in the pool (pg-pool uses one setting for both). */
   connectMs: number;
   statementMs: number;
   idleInTransactionMs: number;
@@ -24,7 +25,9 @@ export interface PostgresTimeouts {
 }
 
 export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
-  connectMs: 5_000,
+  // pg-pool uses it for waiting for a free connection too: under load a request queues for one, so this
+  // bounds a stalled database, not a busy pool (5 s made concurrent transfers on a pool of 5 fail).
+  connectMs: 30_000,
   statementMs: 30_000,
   idleInTransactionMs: 60_000,
   queryMs: 35_000,

@@ -42,3 +42,27 @@ export async function openTestDb(template: DbTemplate): Promise<Db> {
     },
   };
 }
+
+/** An empty, unmigrated database of the run's kind (migration tests start here), dropped on close. */
+export async function openEmptyTestDb(template: DbTemplate): Promise<{ db: Db; close: () => Promise<void> }> {
+  if (template.kind === "pglite") {
+    const db = await openPglite();
+    return { db, close: () => db.close() };
+  }
+  // Named after the run's template, so the global teardown drops it if close never runs.
+  const name = `${template.templateName}_${randomBytes(6).toString("hex")}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: template.adminUrl });
+    await client.connect();
+    await client.query(sql).finally(() => client.end());
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const db = openPostgres(databaseUrlFor(template.adminUrl, name), 5);
+  return {
+    db,
+    close: async () => {
+      await db.close();
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}

@@ -2,17 +2,13 @@ import { createPublicKey, generateKeyPairSync, randomBytes, verify } from "node:
 import { p256 } from "@noble/curves/nist.js";
 import { entropyToMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import type { Db } from "../../src/core/db/db.js";
 import { loadMigrations, migrate } from "../../src/core/db/migrate.js";
-import { openPglite } from "../../src/core/db/pglite.js";
-import { openPostgres } from "../../src/core/db/postgres.js";
 import { sealSecretsAtStart } from "../../src/core/secrets/load.js";
 import { isSealed } from "../../src/core/secrets/secret-box.js";
 import { jwkThumbprint, signatureHeader } from "../../src/webhooks/signing-keys.js";
 import { startServer, type TestServer } from "../harness.js";
-import { databaseUrlFor } from "../test-db.js";
+import { openEmptyTestDb } from "../test-db.js";
 import { readTargetBundle } from "../wallet-auth/client.js";
 import { testSecrets } from "../worker-app.js";
 import { exportMnemonic, loggedInWallet } from "./helpers.js";
@@ -127,28 +123,7 @@ describe("values stored in clear before issue 16 (item 4)", () => {
 });
 
 /** An empty database (not the migrated template) of the run's kind, dropped on close. */
-async function emptyDatabase(): Promise<{ db: Db; close: () => Promise<void> }> {
-  const template = inject("dbTemplate");
-  if (template.kind === "pglite") {
-    const db = await openPglite();
-    return { db, close: () => db.close() };
-  }
-  const name = `${template.templateName}_${randomBytes(6).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: template.adminUrl });
-    await client.connect();
-    await client.query(sql).finally(() => client.end());
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const db = openPostgres(databaseUrlFor(template.adminUrl, name), 2);
-  return {
-    db,
-    close: async () => {
-      await db.close();
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    },
-  };
-}
+const emptyDatabase = () => openEmptyTestDb(inject("dbTemplate"));
 
 describe("migration 0017 (issue 16 item 4)", () => {
   let database: Awaited<ReturnType<typeof emptyDatabase>> | undefined;

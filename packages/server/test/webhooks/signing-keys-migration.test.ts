@@ -1,40 +1,15 @@
-import { generateKeyPairSync, randomBytes } from "node:crypto";
-import pg from "pg";
+import { generateKeyPairSync } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import type { Db } from "../../src/core/db/db.js";
 import { loadMigrations, migrate } from "../../src/core/db/migrate.js";
-import { openPglite } from "../../src/core/db/pglite.js";
-import { openPostgres } from "../../src/core/db/postgres.js";
 import { jwkThumbprint, listSigningKeys, signatureHeader } from "../../src/webhooks/signing-keys.js";
-import { databaseUrlFor } from "../test-db.js";
+import { openEmptyTestDb } from "../test-db.js";
 
 const DAY = 24 * 60 * 60_000;
 const PLATFORMS = ["Platform:sandbox", "Platform:production", "Platform:busy"];
 
 /** An empty database (not the migrated template) of the run's kind, dropped on close. */
-async function emptyDatabase(): Promise<{ db: Db; close: () => Promise<void> }> {
-  const template = inject("dbTemplate");
-  if (template.kind === "pglite") {
-    const db = await openPglite();
-    return { db, close: () => db.close() };
-  }
-  // Named after the run's template, so the global teardown drops it if close never runs.
-  const name = `${template.templateName}_${randomBytes(6).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: template.adminUrl });
-    await client.connect();
-    await client.query(sql).finally(() => client.end());
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const db = openPostgres(databaseUrlFor(template.adminUrl, name), 5);
-  return {
-    db,
-    close: async () => {
-      await db.close();
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    },
-  };
-}
+const emptyDatabase = () => openEmptyTestDb(inject("dbTemplate"));
 
 function deploymentKey(signsFrom: Date, retiresAt: Date | null) {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });

@@ -1,5 +1,5 @@
 import { ApiError } from "../core/errors/api-error.js";
-import { type Price, type PriceInput, priceTransfer } from "../quotes/fees.js";
+import { type Price, type PriceInput, priceTransfer } from "../rails/fees.js";
 import { convertMinorUnits, type Rate } from "./decimal.js";
 
 export interface CrossCurrencyPriceInput extends PriceInput {

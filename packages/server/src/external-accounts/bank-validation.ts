@@ -2,7 +2,7 @@ import type { Tx } from "../core/db/db.js";
 import type { Caller } from "../core/http/context.js";
 import { sandboxSuffix } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
-import { expectedSettlement } from "../quotes/rails.js";
+import { expectedSettlement } from "../rails/rails.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
 // A cycle with external-accounts.ts, which calls startBankValidation; only functions cross it.
 import { toExternalAccount } from "./external-accounts.js";

@@ -1,3 +1,4 @@
+import { chicagoDay, nextChicagoMidnight } from "../core/chicago.js";
 import type { Tx } from "../core/db/db.js";
 import type { Deps } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
@@ -5,7 +6,6 @@ import { currency } from "../core/money.js";
 import { convertMinorUnits } from "../exchange-rates/decimal.js";
 import { cachedRate } from "../exchange-rates/rates.js";
 import { lockPlatform } from "../platform/store.js";
-import { chicagoOffsetMinutes, chicagoWallTime } from "../statements/chicago.js";
 import type { ExecutionGate } from "./execution-gates.js";
 import type { QuoteRow } from "./store.js";
 
@@ -14,22 +14,6 @@ export const DEFAULT_DAILY_VOLUME_LIMIT = 1_000_000_000;
 
 /** Dollar stablecoins count 1:1 with USD; only their decimals differ. */
 const dollarCodes = new Set(["USD", "USDC", "USDT", "USDB"]);
-
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** The Chicago calendar date of an instant, `YYYY-MM-DD`: the day whose volume an execution counts in. */
-export function chicagoDay(instant: Date): string {
-  const w = chicagoWallTime(instant);
-  return `${w.year}-${pad(w.month)}-${pad(w.day)}`;
-}
-
-/** The next America/Chicago midnight after an instant (local midnight always exists: DST moves at 02:00). */
-export function nextChicagoMidnight(instant: Date): Date {
-  const w = chicagoWallTime(instant);
-  const wall = Date.UTC(w.year, w.month - 1, w.day + 1);
-  const offsetAt = (ms: number) => chicagoOffsetMinutes(new Date(ms)) * 60_000;
-  return new Date(wall - offsetAt(wall - offsetAt(wall)));
-}
 
 /**
  * What an execution adds to the day's volume: `totalSendingAmount` in USD cents, rounded up. USD and

@@ -7,12 +7,12 @@ import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 import type { ExternalAccountRow } from "../external-accounts/store.js";
 import { postBalanceChanges } from "../ledger/ledger.js";
+import { expectedSettlement, type PayoutRail } from "../rails/rails.js";
 import { insertTransaction, type TransactionRow } from "../transactions/store.js";
 import { toTransaction } from "../transactions/transactions.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
 import { failPayout, PAYOUT_FAIL, PAYOUT_SETTLE, type PayoutJob, RETURN_AFTER_MS } from "./payout-jobs.js";
 import { onlyBankAccounts, ownedExternalAccount, requireValidated } from "./payouts.js";
-import { expectedSettlement, type PayoutRail } from "./rails.js";
 import { type PendingTransaction, requireActive } from "./settle.js";
 import * as store from "./store.js";
 import {

@@ -1,7 +1,7 @@
 import type { Caller } from "../core/http/context.js";
 import { newId } from "../core/ids.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
-import type { Price } from "./fees.js";
+import type { Price } from "../rails/fees.js";
 import type { AccountTransferRequest } from "./request.js";
 import type * as store from "./store.js";
 

@@ -1,7 +1,7 @@
 import { ApiError, type FieldError, invalidInput } from "../core/errors/api-error.js";
 import { parseId } from "../core/ids.js";
 import { isKnownCurrency } from "../core/money.js";
-import { payoutRails } from "./rails.js";
+import { payoutRails } from "../rails/rails.js";
 import type { CreateQuoteBody } from "./schemas.js";
 
 /** The forms built so far: from an internal account to an internal account or an external bank account. */

@@ -1,5 +1,5 @@
+import { formatChicago } from "../core/chicago.js";
 import { ApiError } from "../core/errors/api-error.js";
-import { formatChicago } from "./chicago.js";
 
 /**
  * A window ending at `end` is answered only once card settlement for `end` has closed, i.e. when

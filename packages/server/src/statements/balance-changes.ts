@@ -1,3 +1,4 @@
+import { exactChicagoMonth, formatChicago } from "../core/chicago.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
@@ -7,7 +8,6 @@ import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { positionBefore } from "../ledger/store.js";
 import { assertWindowClosed } from "./availability.js";
-import { exactChicagoMonth, formatChicago } from "./chicago.js";
 import { recordStatementFetch } from "./receipts.js";
 import {
   BALANCE_CHANGES_DEFAULT_LIMIT,

@@ -1,10 +1,3 @@
-import { type Deps, nowFor } from "../core/deps.js";
-import { ApiError, invalidField } from "../core/errors/api-error.js";
-import type { Caller } from "../core/http/context.js";
-import { decodeCursor, encodeCursor, type PageRequest, type PageResult } from "../core/http/pagination.js";
-import { findAccountOrThrow } from "../customers/accounts.js";
-import type { InternalAccountRow } from "../customers/accounts-store.js";
-import { assertWindowClosed } from "./availability.js";
 import {
   chicagoMonthOf,
   chicagoOffsetMinutes,
@@ -12,7 +5,14 @@ import {
   formatOffset,
   type StatementPeriod,
   writtenOffsetMinutes,
-} from "./chicago.js";
+} from "../core/chicago.js";
+import { type Deps, nowFor } from "../core/deps.js";
+import { ApiError, invalidField } from "../core/errors/api-error.js";
+import type { Caller } from "../core/http/context.js";
+import { decodeCursor, encodeCursor, type PageRequest, type PageResult } from "../core/http/pagination.js";
+import { findAccountOrThrow } from "../customers/accounts.js";
+import type { InternalAccountRow } from "../customers/accounts-store.js";
+import { assertWindowClosed } from "./availability.js";
 import type { ConfirmedDeliveryRecord, DeliveryRecord } from "./schemas.js";
 import * as store from "./store.js";
 

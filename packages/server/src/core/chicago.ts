@@ -123,3 +123,17 @@ export function writtenOffsetMinutes(text: string): number | null {
   const minutes = Number(match[2]) * 60 + Number(match[3]);
   return match[1] === "-" ? -minutes : minutes;
 }
+
+/** The Chicago calendar date of an instant, `YYYY-MM-DD` (a business day, a day of volume). */
+export function chicagoDay(instant: Date): string {
+  const w = chicagoWallTime(instant);
+  return `${w.year}-${pad(w.month)}-${pad(w.day)}`;
+}
+
+/** The next America/Chicago midnight after an instant (local midnight always exists: DST moves at 02:00). */
+export function nextChicagoMidnight(instant: Date): Date {
+  const w = chicagoWallTime(instant);
+  const wall = Date.UTC(w.year, w.month - 1, w.day + 1);
+  const offsetAt = (ms: number) => chicagoOffsetMinutes(new Date(ms)) * 60_000;
+  return new Date(wall - offsetAt(wall - offsetAt(wall)));
+}

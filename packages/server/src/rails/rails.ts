@@ -1,5 +1,5 @@
+import { chicagoDay, chicagoOffsetMinutes, chicagoWallTime } from "../core/chicago.js";
 import { ApiError } from "../core/errors/api-error.js";
-import { chicagoOffsetMinutes, chicagoWallTime } from "../statements/chicago.js";
 
 /** The rails a USD payout to an external bank account may use (conventions §3.5). */
 export const payoutRails = ["ACH", "ACH_SAME_DAY"] as const;
@@ -48,7 +48,7 @@ export const SETTLEMENT_HOUR = 17;
 
 /** ACH_SAME_DAY per-entry cap in USD cents: 1,000,000.00, then 10,000,000.00 from 2027-09-17 (Chicago). */
 export function sameDayCap(now: Date): number {
-  return chicagoDate(now) >= "2027-09-17" ? 1_000_000_000 : 100_000_000;
+  return chicagoDay(now) >= "2027-09-17" ? 1_000_000_000 : 100_000_000;
 }
 
 /** Refuses an ACH_SAME_DAY entry above the cap: rejected, never downgraded to ACH (interface Limits). */
@@ -60,14 +60,6 @@ export function checkRailCap(rail: PayoutRail, entryAmount: number, now: Date): 
     });
   }
 }
-
-function chicagoDate(instant: Date): string {
-  const { year, month, day } = chicagoWallTime(instant);
-  return isoDate(year, month, day);
-}
-
-const isoDate = (y: number, m: number, d: number) =>
-  `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
 
 /** Monday to Friday in America/Chicago, excluding Federal Reserve holidays (conventions §1.5). */
 export function isBusinessDay(date: string): boolean {
@@ -94,7 +86,7 @@ function chicagoInstant(date: string, hour: number): Date {
  * same business day before the cut-off, else the next business day; both at 17:00 Chicago.
  */
 export function expectedSettlement(rail: PayoutRail, now: Date): Date {
-  const today = chicagoDate(now);
+  const today = chicagoDay(now);
   const wall = chicagoWallTime(now);
   const beforeCutoff = wall.hour * 60 + wall.minute < SAME_DAY_CUTOFF.hour * 60 + SAME_DAY_CUTOFF.minute;
   const sameDay = rail === "ACH_SAME_DAY" && isBusinessDay(today) && beforeCutoff;

@@ -23,18 +23,19 @@ import { registerIdempotency } from "./core/idempotency/idempotency.js";
 import { internalAccountRoutes } from "./customers/account-routes.js";
 import { customerRoutes } from "./customers/routes.js";
 import { exchangeRateRoutes } from "./exchange-rates/routes.js";
+import { executionGates } from "./execution-gates.js";
 import { externalAccountRoutes } from "./external-accounts/routes.js";
 import { invitationRoutes } from "./invitations/routes.js";
 import { kycRoutes } from "./kyc/routes.js";
 import { operatorRoutes } from "./operator/routes.js";
+import { quoteRoutes } from "./payments/quote-routes.js";
+import { transferRoutes } from "./payments/transfer-routes.js";
 import { configRoutes } from "./platform/routes.js";
-import { quoteRoutes } from "./quotes/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
 import { scaRoutes } from "./sca/routes.js";
 import { stablecoinRoutes } from "./stablecoins/routes.js";
 import { statementRoutes } from "./statements/routes.js";
 import { transactionRoutes } from "./transactions/routes.js";
-import { transferRoutes } from "./transfers/routes.js";
 import { walletAuthRoutes } from "./wallet-auth/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
@@ -84,17 +85,19 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(internalAccountRoutes, { prefix, deps });
   await app.register(kycRoutes, { prefix, deps });
   await app.register(externalAccountRoutes, { prefix, deps });
-  await app.register(scaRoutes, { prefix, deps });
+  // The checks every quote execution passes (SCA, daily volume, terms), handed to the routes that execute.
+  const gates = executionGates();
+  await app.register(scaRoutes, { prefix, deps, gates });
   await app.register(transactionRoutes, { prefix, deps });
   await app.register(statementRoutes, { prefix, deps });
-  await app.register(quoteRoutes, { prefix, deps });
+  await app.register(quoteRoutes, { prefix, deps, gates });
   await app.register(exchangeRateRoutes, { prefix, deps });
-  await app.register(transferRoutes, { prefix, deps });
+  await app.register(transferRoutes, { prefix, deps, gates });
   await app.register(cardRoutes, { prefix, deps });
   await app.register(walletAuthRoutes, { prefix, deps });
   await app.register(webhookRoutes, { prefix, deps });
   await app.register(invitationRoutes, { prefix, deps });
-  await app.register(agentRoutes, { prefix, deps });
+  await app.register(agentRoutes, { prefix, deps, gates });
   await app.register(stablecoinRoutes, { prefix, deps });
   if (deps.mode === "sandbox") await app.register(sandboxRoutes, { prefix, deps });
   if (deps.operatorSecret)

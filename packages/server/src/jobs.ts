@@ -4,7 +4,7 @@ import { cardTransactionJobHandlers } from "./cards/transaction-jobs.js";
 import type { JobHandler } from "./core/jobs/jobs.js";
 import { bankValidationJobHandlers } from "./external-accounts/bank-validation-jobs.js";
 import { livenessJobHandlers } from "./external-accounts/ownership/liveness-jobs.js";
-import { payoutJobHandlers } from "./quotes/jobs.js";
+import { paymentJobHandlers } from "./payments/jobs.js";
 import { scaJobHandlers } from "./sca/jobs.js";
 import { stablecoinJobHandlers } from "./stablecoins/operation-jobs.js";
 import { walletAuthJobHandlers } from "./wallet-auth/reconcile-jobs.js";
@@ -13,7 +13,7 @@ import { webhookJobHandlers } from "./webhooks/jobs.js";
 /** Every background job kind and its handler, one line per area (like app.ts for routes). */
 export function jobHandlers(): Record<string, JobHandler> {
   return {
-    ...payoutJobHandlers(),
+    ...paymentJobHandlers(),
     ...webhookJobHandlers(),
     ...cardJobHandlers(),
     ...cardTransactionJobHandlers(),

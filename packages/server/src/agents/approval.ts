@@ -1,19 +1,16 @@
 import type { Tx } from "../core/db/db.js";
-import { type Deps, nowFor, walletVerificationThreshold } from "../core/deps.js";
+import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import type { JobHandler } from "../core/jobs/jobs.js";
-import { findPlatform } from "../platform/store.js";
-import { settleQuote } from "../quotes/settle.js";
+import { executeQuote } from "../payments/execute.js";
+import { transitionPayment } from "../payments/lifecycle.js";
+import { findPaymentOrThrow } from "../payments/lookup.js";
+import { findTransaction, lockTransaction, type TransactionRow } from "../payments/store.js";
+import { type Transaction, toTransaction } from "../payments/wire.js";
+import { jobNow } from "../platform/clock.js";
+import type { ExecutionGate } from "../quotes/execution-gate.js";
 import * as quoteStore from "../quotes/store.js";
-import {
-  deleteTransaction,
-  findTransaction,
-  type TransactionRow,
-  updateTransaction,
-} from "../transactions/store.js";
-import { findTransactionOrThrow, type Transaction, toTransaction } from "../transactions/transactions.js";
-import { enqueueEvent } from "../webhooks/outbox.js";
 import { EXPIRE_PENDING_AGENT_PAYMENT, PLATFORM_APPROVAL_REQUIRED } from "./payments.js";
 
 const isAwaitingApproval = (row: TransactionRow) =>
@@ -25,24 +22,9 @@ const notPending = (row: TransactionRow) =>
   });
 
 /** The unapproved payment's quote expired: transaction EXPIRED (QUOTE_EXPIRED), quote EXPIRED, event. */
-async function expirePending(tx: Tx, row: TransactionRow, now: Date): Promise<TransactionRow> {
-  const { platform_customer_id: _, ...columns } = row as TransactionRow & { platform_customer_id?: unknown };
-  const expired = {
-    ...columns,
-    status: "EXPIRED",
-    pending_reason: null,
-    failure_reason: "QUOTE_EXPIRED",
-    updated_at: now,
-  };
-  await updateTransaction(tx, expired);
+async function expirePending(tx: Tx, row: TransactionRow, now: Date): Promise<void> {
+  await transitionPayment(tx, row, "EXPIRED", { pending_reason: null, failure_reason: "QUOTE_EXPIRED", now });
   if (row.quote_id) await quoteStore.updateQuoteStatus(tx, row.quote_id, { status: "EXPIRED", now });
-  await enqueueEvent(tx, {
-    platformId: row.platform_id,
-    type: "OUTGOING_PAYMENT.EXPIRED",
-    data: toTransaction(expired),
-    now,
-  });
-  return expired;
 }
 
 /**
@@ -51,21 +33,26 @@ async function expirePending(tx: Tx, row: TransactionRow, now: Date): Promise<Tr
  */
 async function lockPending(tx: Tx, platformId: string, row: TransactionRow) {
   const quote = row.quote_id ? await quoteStore.lockQuote(tx, platformId, row.quote_id) : undefined;
-  const locked = await findTransaction(tx, platformId, row.id, true);
+  const locked = await lockTransaction(tx, platformId, row.id);
   return { quote, locked };
 }
 
 type Outcome = { approved: Transaction } | { expired: Date };
 
 /**
- * `POST /transactions/{transactionId}/approve`: executes an agent payment through the quote execution path
- * (gates, funds check under the ledger locks, payout scheduling), completing the pending transaction under
- * its own id. Not awaiting approval → `409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL`. A refused execution
- * (INSUFFICIENT_FUNDS, a gate) rolls back and the payment stays pending; a quote expired meanwhile makes it
- * EXPIRED, committed before `400 QUOTE_EXPIRED`.
+ * `POST /transactions/{transactionId}/approve`: executes an agent payment through payments' quote execution
+ * (gates, funds check under the ledger locks, payout scheduling), moving the pending transaction in place to
+ * COMPLETED or PROCESSING. Not awaiting approval → `409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL`. A refused
+ * execution (INSUFFICIENT_FUNDS, a gate) rolls back and the payment stays pending; a quote expired meanwhile
+ * makes it EXPIRED, committed before `400 QUOTE_EXPIRED`.
  */
-export async function approveTransaction(deps: Deps, caller: Caller, rawId: string): Promise<Transaction> {
-  const found = await findTransactionOrThrow(deps.db, caller, rawId);
+export async function approveTransaction(
+  deps: Deps,
+  caller: Caller,
+  rawId: string,
+  gates: readonly ExecutionGate[],
+): Promise<Transaction> {
+  const found = await findPaymentOrThrow(deps.db, caller, rawId);
   if (!isAwaitingApproval(found)) throw notPending(found);
   const outcome = await deps.db.transaction(async (tx): Promise<Outcome> => {
     const { quote, locked } = await lockPending(tx, caller.platformId, found);
@@ -75,13 +62,9 @@ export async function approveTransaction(deps: Deps, caller: Caller, rawId: stri
       await expirePending(tx, locked, now);
       return { expired: quote.expires_at };
     }
-    await deleteTransaction(tx, locked.id);
-    await settleQuote(tx, caller, quote, now, walletVerificationThreshold(deps), {
-      id: locked.id,
-      createdAt: locked.created_at,
-    });
+    await executeQuote(tx, { deps, caller, now, gates }, quote, { pending: locked });
     const settled = await findTransaction(tx, caller.platformId, locked.id);
-    if (!settled) throw new Error(`approved transaction ${locked.id} was not re-created`);
+    if (!settled) throw new Error(`approved transaction ${locked.id} vanished`);
     return { approved: toTransaction(settled) };
   });
   if ("expired" in outcome)
@@ -92,10 +75,10 @@ export async function approveTransaction(deps: Deps, caller: Caller, rawId: stri
 }
 
 /** At the quote's expiry, an agent payment still awaiting approval becomes EXPIRED (nothing else changes). */
-const expireJob: JobHandler = async ({ deps, job, finish }) => {
+const expireJob: JobHandler = async (context) => {
+  const { deps, job, finish } = context;
   await deps.db.transaction(async (tx) => {
-    const platform = await findPlatform(tx, job.platformId);
-    const now = new Date(deps.clock.now().getTime() + (platform?.clock_offset_ms ?? 0));
+    const now = await jobNow(tx, context);
     const row = await findTransaction(tx, job.platformId, String(job.payload.transactionId));
     if (row && isAwaitingApproval(row)) {
       const { quote, locked } = await lockPending(tx, job.platformId, row);

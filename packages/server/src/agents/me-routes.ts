@@ -5,8 +5,10 @@ import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/
 import { ErrorBody, errorResponses, StringEnum } from "../core/http/schemas.js";
 import { InternalAccount, internalAccountTypes } from "../customers/schemas.js";
 import { CreatePlatformExternalAccountBody, ExternalAccount } from "../external-accounts/schemas.js";
+import { transactionStatuses } from "../payments/schemas.js";
+import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { CreateQuoteBody, ExecuteQuoteBody, Quote } from "../quotes/schemas.js";
-import { AnyTransaction, transactionStatuses } from "../transactions/schemas.js";
+import { AnyTransaction } from "../transactions/schemas.js";
 import { createAgentQuote, executeAgentQuote, getAgentQuote } from "./payments.js";
 import { Agent, AgentQuoteParams } from "./schemas.js";
 import {
@@ -27,7 +29,10 @@ const responses = { ...errorResponses, 501: ErrorBody };
  * its policy operation (403 FORBIDDEN). No Idempotency-Key: keys are scoped per platform, and two agents
  * of one platform must never be replayed each other's answers (docs/decisions/agents.md).
  */
-export const agentSelfRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
+  deps: Deps;
+  gates: readonly ExecutionGate[];
+}> = async (app, { deps, gates }) => {
   const tags = ["Agent operations"];
   const agent = (
     operation?: "VIEW_ACCOUNTS" | "VIEW_TRANSACTIONS" | "CREATE_EXTERNAL_ACCOUNTS" | "SEND_PAYMENTS",
@@ -132,7 +137,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
         response: { 200: Quote, ...responses },
       },
     },
-    async (request) => executeAgentQuote(deps, request.caller, request.params.quoteId),
+    async (request) => executeAgentQuote(deps, request.caller, request.params.quoteId, gates),
   );
   app.get(
     "/agents/me/transactions",

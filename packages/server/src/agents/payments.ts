@@ -1,19 +1,19 @@
-import type { Executor } from "../core/db/db.js";
-import { type Deps, nowFor, walletVerificationThreshold } from "../core/deps.js";
+import type { Executor, Tx } from "../core/db/db.js";
+import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { AgentPrincipal, Caller } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import { findExternalAccountOrThrow } from "../external-accounts/external-accounts.js";
+import { executeQuote } from "../payments/execute.js";
+import { insertPayment, paymentFromQuote } from "../payments/lifecycle.js";
+import { expiredOrExecutable, quoteExpired } from "../payments/quote-execution.js";
+import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { createQuoteIn, quoteNotFound, toQuote } from "../quotes/quotes.js";
 import { checkQuoteRequest } from "../quotes/request.js";
 import type { CreateQuoteBody, Quote } from "../quotes/schemas.js";
-import { settleQuote } from "../quotes/settle.js";
 import * as quoteStore from "../quotes/store.js";
-import { insertTransaction, type TransactionRow } from "../transactions/store.js";
-import { toTransaction } from "../transactions/transactions.js";
-import { enqueueEvent } from "../webhooks/outbox.js";
 import type { AgentPolicy } from "./schemas.js";
 import * as store from "./store.js";
 
@@ -76,9 +76,10 @@ export async function createAgentQuote(deps: Deps, caller: Caller, body: CreateQ
   requireWithinPolicy(policy, source.currency, request.lockedCurrencyAmount);
   // The quote and its link to the agent commit together: no quote is left that no agent can execute.
   return deps.db.transaction(async (tx) => {
-    const quote = await createQuoteIn(tx, deps, caller, { ...request, immediatelyExecute: false });
-    await store.insertAgentQuote(tx, quote.id, agent.agentId, nowFor(deps, caller));
-    return quote;
+    const now = nowFor(deps, caller);
+    const quote = await createQuoteIn(tx, deps, caller, { ...request, immediatelyExecute: false }, now);
+    await store.insertAgentQuote(tx, quote.id, agent.agentId, now);
+    return toQuote(quote, now);
   });
 }
 
@@ -94,101 +95,66 @@ export async function getAgentQuote(deps: Deps, caller: Caller, rawId: string): 
   return toQuote(row, nowFor(deps, caller));
 }
 
-/** The OUTGOING transaction of an agent payment before approval: PENDING, no money moved yet. */
-function pendingTransaction(quote: quoteStore.QuoteRow, now: Date): TransactionRow {
-  const { description, remittanceInformation, purposeOfPayment } = quote.details;
-  const echoed = { remittanceInformation, purposeOfPayment };
-  return {
-    id: quote.transaction_id,
-    platform_id: quote.platform_id,
-    type: "OUTGOING",
-    status: "PENDING",
-    account_id: quote.source_account_id as string,
-    customer_id: quote.customer_id,
-    currency: quote.sending_currency,
-    sent_amount: quote.total_sending_amount,
-    received_amount:
-      quote.receiving_currency === quote.sending_currency ? quote.total_receiving_amount : null,
-    fees: quote.fees_included,
-    platform_fees: quote.platform_fees_included,
-    quote_id: quote.id,
-    payment_rail: typeof quote.details.paymentRail === "string" ? quote.details.paymentRail : null,
-    rail_selection_mode:
-      typeof quote.details.railSelectionMode === "string" ? quote.details.railSelectionMode : null,
-    failure_reason: null,
-    pending_reason: PLATFORM_APPROVAL_REQUIRED,
-    description: typeof description === "string" ? description : null,
-    reference: null,
-    source: { sourceType: "ACCOUNT", accountId: quote.source_account_id },
-    destination: { destinationType: "ACCOUNT", accountId: quote.destination_account_id },
-    details: {
-      exchangeRate: quote.exchange_rate,
-      ...Object.fromEntries(Object.entries(echoed).filter(([, value]) => value !== undefined)),
-    },
-    settled_at: null,
-    created_at: now,
-    updated_at: now,
-  };
+/**
+ * An agent payment that waits for `POST /transactions/{id}/approve`: a PENDING OUTGOING transaction
+ * (pendingReason PLATFORM_APPROVAL_REQUIRED, no money moved) with `OUTGOING_PAYMENT.PENDING`, the quote
+ * PENDING_AUTHORIZATION, and a job that expires it with the quote.
+ */
+async function awaitApproval(tx: Tx, row: quoteStore.QuoteRow, now: Date) {
+  const rail = row.details.paymentRail;
+  const mode = row.details.railSelectionMode;
+  await insertPayment(
+    tx,
+    paymentFromQuote(row, "PENDING", {
+      now,
+      pending_reason: PLATFORM_APPROVAL_REQUIRED,
+      payment_rail: typeof rail === "string" ? rail : null,
+      rail_selection_mode: typeof mode === "string" ? mode : null,
+    }),
+  );
+  await scheduleJob(tx, {
+    platformId: row.platform_id,
+    kind: EXPIRE_PENDING_AGENT_PAYMENT,
+    payload: { transactionId: row.transaction_id },
+    runAt: row.expires_at,
+    now,
+  });
+  return quoteStore.updateQuoteStatus(tx, row.id, { status: "PENDING_AUTHORIZATION", now });
 }
-
-type Outcome = { quote: Quote } | { expired: quoteStore.QuoteRow };
 
 /**
  * `POST /agents/me/quotes/{quoteId}/execute`. Checks as `POST /quotes/{id}/execute` (409 once executed,
  * 400 QUOTE_EXPIRED committed as EXPIRED), then the policy's maximum against `totalSendingAmount`. With
- * `requirePlatformApproval` the payment waits: a PENDING OUTGOING transaction (pendingReason
- * PLATFORM_APPROVAL_REQUIRED), the quote PENDING_AUTHORIZATION, `OUTGOING_PAYMENT.PENDING`, and a job that
- * expires it with the quote. Otherwise it executes at once through the quote execution path.
+ * `requirePlatformApproval` the payment waits for the platform (awaitApproval); otherwise it executes at
+ * once through payments' quote execution.
  */
-export async function executeAgentQuote(deps: Deps, caller: Caller, rawId: string): Promise<Quote> {
+export async function executeAgentQuote(
+  deps: Deps,
+  caller: Caller,
+  rawId: string,
+  gates: readonly ExecutionGate[],
+): Promise<Quote> {
   const agent = agentOf(caller);
   const id = parseId("Quote", rawId);
-  const outcome = await deps.db.transaction(async (tx): Promise<Outcome> => {
-    const link = id ? await store.findAgentQuote(tx, id) : undefined;
-    const row =
-      link && link.agent_id === agent.agentId
-        ? await quoteStore.lockQuote(tx, caller.platformId, link.quote_id)
-        : undefined;
-    if (!row) throw quoteNotFound(rawId);
-    const now = nowFor(deps, caller);
-    if (row.status === "EXPIRED") return { expired: row };
-    if (row.status !== "PENDING")
-      throw new ApiError("CONFLICT", {
-        reason: `Quote ${row.id} is ${row.status}; it was already executed.`,
-      });
-    if (now >= row.expires_at)
-      return { expired: await quoteStore.updateQuoteStatus(tx, row.id, { status: "EXPIRED", now }) };
-    const policy = await currentPolicy(tx, caller);
-    requireWithinPolicy(policy, row.sending_currency, row.total_sending_amount);
-    if (!policy.requirePlatformApproval) {
-      const executed = await settleQuote(tx, caller, row, now, walletVerificationThreshold(deps));
+  const outcome = await deps.db.transaction(
+    async (tx): Promise<{ expired: quoteStore.QuoteRow } | { quote: Quote }> => {
+      const link = id ? await store.findAgentQuote(tx, id) : undefined;
+      const row =
+        link && link.agent_id === agent.agentId
+          ? await quoteStore.lockQuote(tx, caller.platformId, link.quote_id)
+          : undefined;
+      if (!row) throw quoteNotFound(rawId);
+      const now = nowFor(deps, caller);
+      const expired = await expiredOrExecutable(tx, row, now);
+      if (expired) return { expired };
+      const policy = await currentPolicy(tx, caller);
+      requireWithinPolicy(policy, row.sending_currency, row.total_sending_amount);
+      const executed = policy.requirePlatformApproval
+        ? await awaitApproval(tx, row, now)
+        : await executeQuote(tx, { deps, caller, now, gates }, row);
       return { quote: toQuote(executed, now) };
-    }
-    const pending = pendingTransaction(row, now);
-    await insertTransaction(tx, pending);
-    const waiting = await quoteStore.updateQuoteStatus(tx, row.id, {
-      status: "PENDING_AUTHORIZATION",
-      transactionId: pending.id,
-      now,
-    });
-    await enqueueEvent(tx, {
-      platformId: row.platform_id,
-      type: "OUTGOING_PAYMENT.PENDING",
-      data: toTransaction(pending),
-      now,
-    });
-    await scheduleJob(tx, {
-      platformId: row.platform_id,
-      kind: EXPIRE_PENDING_AGENT_PAYMENT,
-      payload: { transactionId: pending.id },
-      runAt: row.expires_at,
-      now,
-    });
-    return { quote: toQuote(waiting, now) };
-  });
-  if ("expired" in outcome)
-    throw new ApiError("QUOTE_EXPIRED", {
-      reason: `Quote ${outcome.expired.id} expired at ${outcome.expired.expires_at.toISOString()}; request a new one.`,
-    });
+    },
+  );
+  if ("expired" in outcome) throw quoteExpired(outcome.expired);
   return outcome.quote;
 }

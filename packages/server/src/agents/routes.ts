@@ -3,7 +3,10 @@ import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { errorResponses, StringEnum } from "../core/http/schemas.js";
+import { Transaction } from "../payments/schemas.js";
+import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { createAgent, createDeviceCode, getAgent, listAgents, revokeAgent, updateAgent } from "./agents.js";
+import { approveTransaction } from "./approval.js";
 import { redeemDeviceCode } from "./device-codes.js";
 import { agentSelfRoutes } from "./me-routes.js";
 import {
@@ -20,7 +23,10 @@ import {
 const NoBody = Type.Object({}, { additionalProperties: false });
 
 /** Agent management by the platform (BasicAuth), the device-code redeem (no credentials) and the agent's own routes. */
-export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonly ExecutionGate[] }> = async (
+  app,
+  { deps, gates },
+) => {
   const tags = ["Agents"];
   const one = { tags, params: AgentParams };
 
@@ -111,5 +117,21 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     async (request) => redeemDeviceCode(deps, request.params.code),
   );
 
-  await app.register(agentSelfRoutes, { deps });
+  app.post(
+    "/transactions/:transactionId/approve",
+    {
+      config: { permission: "TRANSACT", optionalBody: true },
+      schema: {
+        tags: ["Transactions"],
+        description:
+          "Approves an agent-initiated payment waiting with pendingReason PLATFORM_APPROVAL_REQUIRED and executes it.",
+        params: Type.Object({ transactionId: Type.String() }),
+        body: NoBody,
+        response: { 200: Transaction, ...errorResponses },
+      },
+    },
+    async (request) => approveTransaction(deps, request.caller, request.params.transactionId, gates),
+  );
+
+  await app.register(agentSelfRoutes, { deps, gates });
 };

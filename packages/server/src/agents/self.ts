@@ -9,13 +9,9 @@ import {
   listExternalAccounts,
 } from "../external-accounts/external-accounts.js";
 import type { CreatePlatformExternalAccountBody, ExternalAccount } from "../external-accounts/schemas.js";
-import {
-  type AnyTransaction,
-  findTransactionOrThrow,
-  type ListFilters,
-  listTransactions,
-  toTransaction,
-} from "../transactions/transactions.js";
+import { findPaymentOrThrow } from "../payments/lookup.js";
+import { toTransaction } from "../payments/wire.js";
+import { type AnyTransaction, type ListFilters, listTransactions } from "../transactions/transactions.js";
 import { getAgent } from "./agents.js";
 import { agentOf } from "./payments.js";
 import type { Agent } from "./schemas.js";
@@ -76,7 +72,7 @@ export function listSelfTransactions(
 /** `GET /agents/me/transactions/{id}`: one of the customer's payment transactions, else `404 TRANSACTION_NOT_FOUND`. */
 export async function getSelfTransaction(deps: Deps, caller: Caller, rawId: string): Promise<AnyTransaction> {
   const notFound = () => new ApiError("TRANSACTION_NOT_FOUND", { reason: `No transaction ${rawId}.` });
-  const row = await findTransactionOrThrow(deps.db, caller, rawId).catch((error: unknown) => {
+  const row = await findPaymentOrThrow(deps.db, caller, rawId).catch((error: unknown) => {
     throw error instanceof ApiError ? notFound() : error;
   });
   if (row.customer_id !== agentOf(caller).customerId) throw notFound();

@@ -4,7 +4,7 @@ import { newId } from "../core/ids.js";
 import { assertMinorUnits, MAX_AMOUNT } from "../core/money.js";
 import { toInternalAccount } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
-import { enqueueEvent } from "../webhooks/outbox.js";
+import { enqueueEvents } from "../webhooks/outbox.js";
 import * as store from "./store.js";
 
 export type { BalanceChangeRow } from "./store.js";
@@ -35,6 +35,8 @@ export interface PostingBatch {
    * authorizations), but a debit posted in the same batch is checked against the balance after them.
    */
   holds?: HoldChange[];
+  /** The accounts already locked by `lockForPosting` in this transaction (the caller checked them first). */
+  locked?: LockedAccounts;
 }
 
 export interface HoldChange {
@@ -56,21 +58,40 @@ function balanceOutOfRange(accountId: string): ApiError {
 const representable = (balance: number) => Math.abs(balance) <= MAX_AMOUNT;
 
 export interface PostingResult {
-  changes: store.BalanceChangeRow[];
+  /** The changes written, in posting order (their running balances stay in the database). */
+  changes: store.NewBalanceChange[];
   accounts: Map<string, InternalAccountRow>;
 }
 
+declare const lockedBrand: unique symbol;
+/** Account rows locked `FOR UPDATE` in id order in the current transaction; only lockForPosting makes one. */
+export type LockedAccounts = ReadonlyMap<string, InternalAccountRow> & { readonly [lockedBrand]: true };
+
 /**
- * Posts balance changes inside the caller's transaction: locks the accounts in id order, checks the
- * available balance under the lock, writes one immutable change per posting with its running balance,
- * updates each account's balance, and enqueues INTERNAL_ACCOUNT.BALANCE_UPDATED, all atomically.
+ * Locks accounts for a posting, in id order (the fixed order that keeps concurrent postings free of
+ * deadlocks), for a caller that checks them (status, owner) before posting. Unknown ids are
+ * `404 ACCOUNT_NOT_FOUND`. Pass the result as `locked` so the posting reads them once.
+ */
+export async function lockForPosting(tx: Tx, platformId: string, ids: string[]): Promise<LockedAccounts> {
+  const sorted = [...new Set(ids)].sort();
+  const rows = await store.lockAccounts(tx, platformId, sorted);
+  if (rows.length !== sorted.length)
+    throw new ApiError("ACCOUNT_NOT_FOUND", { reason: "A posting names an unknown account." });
+  return new Map(rows.map((row) => [row.id, row])) as unknown as LockedAccounts;
+}
+
+/**
+ * Posts balance changes inside the caller's transaction: locks the accounts in id order (unless the
+ * caller did, `locked`), checks the available balance under the lock, writes one immutable change per
+ * posting with its running balance, updates each account's balance, and enqueues
+ * INTERNAL_ACCOUNT.BALANCE_UPDATED, all atomically.
  */
 export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<PostingResult> {
   const holds = batch.holds ?? [];
   const ids = [...new Set([...batch.postings, ...holds].map((p) => p.accountId))].sort();
-  const locked = await store.lockAccounts(tx, batch.platformId, ids);
-  if (locked.length !== ids.length)
-    throw new ApiError("ACCOUNT_NOT_FOUND", { reason: "A posting names an unknown account." });
+  const locked = batch.locked ?? (await lockForPosting(tx, batch.platformId, ids));
+  const missing = ids.find((id) => !locked.has(id));
+  if (missing !== undefined) throw new Error(`account ${missing} was not locked for this posting`);
   const net = new Map<string, number>(ids.map((id) => [id, 0]));
   for (const posting of batch.postings) {
     assertMinorUnits(posting.amount);
@@ -82,17 +103,18 @@ export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<P
     assertMinorUnits(hold.delta);
     held.set(hold.accountId, (held.get(hold.accountId) ?? 0) + hold.delta);
   }
-  for (const account of locked) {
-    const delta = net.get(account.id) ?? 0;
-    const available = account.total_balance - account.held_amount - (held.get(account.id) ?? 0);
+  for (const id of ids) {
+    const account = locked.get(id) as InternalAccountRow;
+    const delta = net.get(id) ?? 0;
+    const available = account.total_balance - account.held_amount - (held.get(id) ?? 0);
     if (!batch.allowOverdraft && delta < 0 && available + delta < 0) {
       throw new ApiError("INSUFFICIENT_FUNDS", {
-        reason: `Account ${account.id} has ${available} available; ${-delta} needed.`,
+        reason: `Account ${id} has ${available} available; ${-delta} needed.`,
       });
     }
-    if (!representable(account.total_balance + delta)) throw balanceOutOfRange(account.id);
-    if (account.held_amount + (held.get(account.id) ?? 0) < 0)
-      throw new RangeError(`account ${account.id} would hold a negative amount`);
+    if (!representable(account.total_balance + delta)) throw balanceOutOfRange(id);
+    if (account.held_amount + (held.get(id) ?? 0) < 0)
+      throw new RangeError(`account ${id} would hold a negative amount`);
   }
   const effectiveAt = batch.effectiveAt ?? batch.now;
   // A closed statement window must never change: no change may be dated before now − lag, nor ahead of now.
@@ -100,12 +122,10 @@ export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<P
   if (effectiveAt.getTime() < earliest || effectiveAt.getTime() > batch.now.getTime()) {
     throw new RangeError(`effectiveAt ${effectiveAt.toISOString()} is outside [now − settlement lag, now]`);
   }
-  const changes: store.BalanceChangeRow[] = [];
+  const changes: store.NewBalanceChange[] = [];
   for (const posting of batch.postings) {
-    const id = newId("BalanceChange");
-    const before = await store.positionBefore(tx, posting.accountId, effectiveAt, id);
-    const row: store.BalanceChangeRow = {
-      id,
+    const change = {
+      id: newId("BalanceChange"),
       platform_id: batch.platformId,
       account_id: posting.accountId,
       transaction_id: posting.transactionId,
@@ -113,24 +133,22 @@ export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<P
       fee: posting.fee ?? 0,
       effective_at: effectiveAt,
       recorded_at: batch.now,
-      balance_after: before.balance + posting.amount,
-      count_after: before.count + 1,
     };
-    if (!representable(row.balance_after)) throw balanceOutOfRange(posting.accountId);
-    await store.insertBalanceChange(tx, row);
-    if (await store.shiftLaterBalances(tx, row, MAX_AMOUNT)) throw balanceOutOfRange(posting.accountId);
-    changes.push(row);
+    if ((await store.insertBalanceChange(tx, change, MAX_AMOUNT)).over)
+      throw balanceOutOfRange(posting.accountId);
+    changes.push(change);
   }
-  const accounts = new Map<string, InternalAccountRow>();
-  for (const id of ids) {
-    const updated = await store.applyToAccount(tx, id, net.get(id) ?? 0, held.get(id) ?? 0, batch.now);
-    accounts.set(id, updated);
-    await enqueueEvent(tx, {
+  const deltas = ids.map((id) => ({ id, net: net.get(id) ?? 0, held: held.get(id) ?? 0 }));
+  const updated = await store.applyToAccounts(tx, deltas, batch.now);
+  const accounts = new Map(updated.map((row) => [row.id, row]));
+  await enqueueEvents(
+    tx,
+    ids.map((id) => ({
       platformId: batch.platformId,
-      type: "INTERNAL_ACCOUNT.BALANCE_UPDATED",
-      data: toInternalAccount(updated),
+      type: "INTERNAL_ACCOUNT.BALANCE_UPDATED" as const,
+      data: toInternalAccount(accounts.get(id) as InternalAccountRow),
       now: batch.now,
-    });
-  }
+    })),
+  );
   return { changes, accounts };
 }

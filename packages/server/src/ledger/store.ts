@@ -41,66 +41,81 @@ export async function positionBefore(
   return { balance: row?.balance_after ?? 0, count: row?.count_after ?? 0 };
 }
 
-/** The account's balance just before (effectiveAt, id), or 0. */
-export async function balanceBefore(
-  db: Executor,
-  accountId: string,
-  effectiveAt: Date,
-  id: string | null,
-): Promise<number> {
-  return (await positionBefore(db, accountId, effectiveAt, id)).balance;
-}
-
-export async function insertBalanceChange(tx: Tx, row: BalanceChangeRow): Promise<void> {
-  await tx.query(
-    `INSERT INTO balance_changes (id, platform_id, account_id, transaction_id, amount, fee, effective_at, recorded_at,
-       balance_after, count_after)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [
-      row.id,
-      row.platform_id,
-      row.account_id,
-      row.transaction_id,
-      row.amount,
-      row.fee,
-      row.effective_at,
-      row.recorded_at,
-      row.balance_after,
-      row.count_after,
-    ],
-  );
+/** A change to write: its running balance and count come from the changes before it. */
+export interface NewBalanceChange {
+  id: string;
+  platform_id: string;
+  account_id: string;
+  transaction_id: string;
+  amount: number;
+  fee: number;
+  effective_at: Date;
+  recorded_at: Date;
 }
 
 /**
- * A change dated before existing ones (a card clearing inside the settlement lag) shifts the running
- * balance of the later rows; backdating is bounded by the lag, so this touches only recent rows. True
- * when a shifted balance passes `bound` (compared in SQL: such a value is not exact as a JS number).
+ * Writes one change at its place in the account's order (effectiveAt, id), in one statement: its running
+ * balance from the change just before it, and every later change (a clearing dated inside the settlement
+ * lag) shifted by its amount. `over` is true when any running balance passes `bound` (compared in SQL:
+ * such a value is not exact as a JS number, so it is never read back).
  */
-export async function shiftLaterBalances(tx: Tx, row: BalanceChangeRow, bound: number): Promise<boolean> {
-  const [result] = await tx.query<{ over: boolean | null }>(
-    `WITH shifted AS (
-       UPDATE balance_changes SET balance_after = balance_after + $4, count_after = count_after + 1
-       WHERE account_id = $1 AND (effective_at, id) > ($2, $3)
+export async function insertBalanceChange(
+  tx: Tx,
+  change: NewBalanceChange,
+  bound: number,
+): Promise<{ over: boolean }> {
+  const [result] = await tx.query<{ over: boolean }>(
+    `WITH before AS (
+       SELECT balance_after, count_after FROM balance_changes
+       WHERE account_id = $3 AND (effective_at, id) < ($7, $1) ORDER BY effective_at DESC, id DESC LIMIT 1),
+     shifted AS (
+       UPDATE balance_changes SET balance_after = balance_after + $5, count_after = count_after + 1
+       WHERE account_id = $3 AND (effective_at, id) > ($7, $1)
+       RETURNING balance_after),
+     inserted AS (
+       INSERT INTO balance_changes (id, platform_id, account_id, transaction_id, amount, fee, effective_at, recorded_at,
+         balance_after, count_after)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8,
+              COALESCE((SELECT balance_after FROM before), 0) + $5, COALESCE((SELECT count_after FROM before), 0) + 1
        RETURNING balance_after)
-     SELECT bool_or(abs(balance_after) > $5) AS over FROM shifted`,
-    [row.account_id, row.effective_at, row.id, row.amount, bound],
+     SELECT (SELECT abs(balance_after) > $9 FROM inserted)
+         OR COALESCE((SELECT bool_or(abs(balance_after) > $9) FROM shifted), false) AS over`,
+    [
+      change.id,
+      change.platform_id,
+      change.account_id,
+      change.transaction_id,
+      change.amount,
+      change.fee,
+      change.effective_at,
+      change.recorded_at,
+      bound,
+    ],
   );
-  return result?.over === true;
+  return { over: result?.over === true };
 }
 
-export async function applyToAccount(
+export interface AccountDelta {
+  id: string;
+  /** Added to the total balance. */
+  net: number;
+  /** Added to the held amount. */
+  held: number;
+}
+
+/** Applies each account's delta and bumps its version, in one statement; answers the updated rows. */
+export async function applyToAccounts(
   tx: Tx,
-  accountId: string,
-  net: number,
-  heldDelta: number,
+  deltas: AccountDelta[],
   now: Date,
-): Promise<InternalAccountRow> {
-  const [row] = await tx.query<InternalAccountRow>(
-    `UPDATE internal_accounts SET total_balance = total_balance + $2, held_amount = held_amount + $3,
-       version = version + 1, updated_at = $4
-     WHERE id = $1 RETURNING *`,
-    [accountId, net, heldDelta, now],
+): Promise<InternalAccountRow[]> {
+  const rows = await tx.query<InternalAccountRow>(
+    `UPDATE internal_accounts a SET total_balance = a.total_balance + v.net, held_amount = a.held_amount + v.held,
+       version = a.version + 1, updated_at = $4
+     FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS v(id, net, held)
+     WHERE a.id = v.id RETURNING a.*`,
+    [deltas.map((d) => d.id), deltas.map((d) => d.net), deltas.map((d) => d.held), now],
   );
-  if (!row) throw new Error(`account ${accountId} vanished while locked`);
-  return row;
+  if (rows.length !== deltas.length) throw new Error("an account vanished while locked");
+  return rows;
 }

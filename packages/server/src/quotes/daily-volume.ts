@@ -6,7 +6,7 @@ import { currency } from "../core/money.js";
 import { convertMinorUnits } from "../exchange-rates/decimal.js";
 import { cachedRate } from "../exchange-rates/rates.js";
 import { lockPlatform } from "../platform/store.js";
-import type { ExecutionGate } from "./execution-gates.js";
+import type { ExecutionGate } from "./execution-gate.js";
 import type { QuoteRow } from "./store.js";
 
 /** Executed volume a platform may reach per America/Chicago day until the operator sets another: USD 10,000,000.00. */
@@ -38,23 +38,20 @@ export async function usdVolume(tx: Tx, quote: QuoteRow, now: Date): Promise<num
  * executions of a platform queue there, so together they never pass the limit. Going over throws, and
  * the rollback takes the addition back out. `Retry-After` counts the seconds to the next Chicago midnight.
  */
-export const dailyVolumeGate: ExecutionGate = async (tx, _caller, quote, now) => {
+export const dailyVolumeGate: ExecutionGate = async (tx, { now }, quote) => {
   const amount = await usdVolume(tx, quote, now);
   const day = chicagoDay(now);
-  const [platform] = await tx.query<{ daily_volume_limit: number }>(
-    "SELECT daily_volume_limit FROM platforms WHERE id = $1",
-    [quote.platform_id],
-  );
-  const limit = platform?.daily_volume_limit ?? DEFAULT_DAILY_VOLUME_LIMIT;
-  const [counter] = await tx.query<{ volume: number }>(
+  // One statement: the upsert and the platform's limit (set by the operator, read in the same snapshot).
+  const [counter] = await tx.query<{ volume: number; daily_volume_limit: number | null }>(
     `INSERT INTO daily_volumes (platform_id, day, volume, updated_at) VALUES ($1, $2, $3, $4)
      ON CONFLICT (platform_id, day) DO UPDATE
        SET volume = daily_volumes.volume + EXCLUDED.volume, updated_at = EXCLUDED.updated_at
-     RETURNING volume`,
+     RETURNING volume, (SELECT daily_volume_limit FROM platforms WHERE id = $1) AS daily_volume_limit`,
     [quote.platform_id, day, amount, now],
   );
+  const limit = counter?.daily_volume_limit ?? DEFAULT_DAILY_VOLUME_LIMIT;
   const volume = counter?.volume ?? amount;
-  if (volume <= limit) return;
+  if (volume <= limit) return undefined;
   const resetsAt = nextChicagoMidnight(now);
   const seconds = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000));
   throw new ApiError("DAILY_VOLUME_LIMIT_EXCEEDED", {

@@ -10,9 +10,9 @@ import type { RailFeeConfig } from "../platform/schemas.js";
 import { type FeeSchedule, NO_FEE, priceTransfer } from "../rails/fees.js";
 import { maxTransactionAmount } from "../rails/limits.js";
 import { checkRailCap, type PayoutRail } from "../rails/rails.js";
+import { requireActive } from "./active.js";
 import { pendingQuoteRow } from "./quote-row.js";
 import type { AccountTransferRequest } from "./request.js";
-import { requireActive } from "./settle.js";
 import type * as store from "./store.js";
 import { newWalletQuoteRow } from "./wallet-payouts.js";
 

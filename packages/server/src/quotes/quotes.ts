@@ -13,11 +13,11 @@ import type { RailFeeConfig } from "../platform/schemas.js";
 import { findPlatform } from "../platform/store.js";
 import { type FeeSchedule, NO_FEE, type Price, priceTransfer } from "../rails/fees.js";
 import { maxTransactionAmount } from "../rails/limits.js";
+import { requireActive } from "./active.js";
 import { newPayoutQuoteRow } from "./payouts.js";
 import { pendingQuoteRow } from "./quote-row.js";
-import { type AccountTransferRequest, checkQuoteRequest } from "./request.js";
-import type { CreateQuoteBody, Quote } from "./schemas.js";
-import { requireActive, settleQuote } from "./settle.js";
+import type { AccountTransferRequest } from "./request.js";
+import type { Quote } from "./schemas.js";
 import * as store from "./store.js";
 
 export const quoteNotFound = (rawId: string) =>
@@ -136,40 +136,31 @@ async function newQuoteRow(
 }
 
 /**
- * `POST /quotes`: prices a transfer between internal accounts (across currencies at the cached rate), or
- * a payout to an external bank account or stablecoin wallet (payouts.ts, wallet-payouts.ts), and stores the quote. With
- * `immediatelyExecute` it settles in the same transaction, so a failure (INSUFFICIENT_FUNDS) leaves nothing.
- */
-export async function createQuote(deps: Deps, caller: Caller, body: CreateQuoteBody): Promise<Quote> {
-  const request = checkQuoteRequest(body);
-  return deps.db.transaction((tx) => createQuoteIn(tx, deps, caller, request));
-}
-
-/**
- * The quote insert (and immediate execution) inside the caller's transaction, for domains that record
- * something with the quote atomically (an agent's quote link).
+ * Prices and stores a quote inside the caller's transaction: a transfer between internal accounts (across
+ * currencies at the cached rate), or a payout to an external bank account or stablecoin wallet
+ * (payouts.ts, wallet-payouts.ts). Executing it is payments' (payments/quote-execution.ts); an immediate
+ * execution checks the end-user terms in its gate, so they are checked here only for a quote that waits.
  */
 export async function createQuoteIn(
   tx: Tx,
   deps: Deps,
   caller: Caller,
   request: AccountTransferRequest,
-): Promise<Quote> {
-  const now = nowFor(deps, caller);
+  now: Date,
+): Promise<store.QuoteRow> {
   const payout = parseId("ExternalAccount", request.destination.accountId) !== null;
   const accounts = payout ? null : await transferAccounts(tx, caller, request);
   const platform = await findPlatform(tx, caller.platformId);
   if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
-  const threshold = walletVerificationThreshold(deps);
   const row = accounts
     ? await newQuoteRow(tx, caller, request, accounts, platform.fee_configs, now)
     : await newPayoutQuoteRow(tx, caller, request, platform.fee_configs, now, {
-        verificationThreshold: threshold,
+        verificationThreshold: walletVerificationThreshold(deps),
       });
-  await requireEndUserTerms(tx, [row.customer_id, accounts?.destination.customer_id]);
+  if (!request.immediatelyExecute)
+    await requireEndUserTerms(tx, [row.customer_id, accounts?.destination.customer_id]);
   await store.insertQuote(tx, row);
-  const executed = request.immediatelyExecute ? await settleQuote(tx, caller, row, now, threshold) : row;
-  return toQuote(executed, now);
+  return row;
 }
 
 /** `GET /quotes/{quoteId}`; malformed, foreign or unknown ids are `404 QUOTE_NOT_FOUND`. */

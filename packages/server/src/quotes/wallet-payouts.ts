@@ -4,9 +4,9 @@ import type { InternalAccountRow } from "../customers/accounts-store.js";
 import type { ExternalAccountRow } from "../external-accounts/store.js";
 import { NO_FEE, priceTransfer } from "../rails/fees.js";
 import { maxTransactionAmount } from "../rails/limits.js";
+import { requireActive } from "./active.js";
 import { pendingQuoteRow } from "./quote-row.js";
 import type { AccountTransferRequest } from "./request.js";
-import { requireActive } from "./settle.js";
 import type * as store from "./store.js";
 
 /** A wallet payout settles on chain this long after execution (sandbox; docs/decisions.md "Wallet payouts"). */

@@ -4,10 +4,10 @@ import type { Deps } from "../core/deps.js";
 import { CurrencyAmount, errorResponses, StringEnum } from "../core/http/schemas.js";
 import { openRuleBasedAccount } from "../customers/accounts.js";
 import { InternalAccount } from "../customers/schemas.js";
-import { achDeposit, fundAccount } from "../ledger/deposits.js";
-import { refundIncoming } from "../ledger/refunds.js";
-import { returnAchDeposit } from "../ledger/returns.js";
-import { Transaction } from "../transactions/schemas.js";
+import { achDeposit, fundAccount } from "../payments/deposits.js";
+import { refundIncoming } from "../payments/refunds.js";
+import { returnAchDeposit } from "../payments/returns.js";
+import { Transaction } from "../payments/schemas.js";
 
 const config = { sandbox: true };
 const tags = ["Sandbox"];

@@ -3,8 +3,9 @@ import { invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
 import { findCustomer } from "../customers/store.js";
-import type { ExecutionGate } from "../quotes/execution-gates.js";
+import type { ExecutionGate } from "../quotes/execution-gate.js";
 import type { QuoteRow } from "../quotes/store.js";
+import { holdForScaChallenge } from "./payment-hold.js";
 import { requiresSca } from "./regions.js";
 import { requireLiveSession } from "./sessions.js";
 import * as store from "./store.js";
@@ -29,15 +30,19 @@ export async function needsPaymentChallenge(tx: Executor, quote: QuoteRow): Prom
 /**
  * The SCA execution gate: an execution from an SCA-region customer's account needs a live SCA session
  * (`409 SCA_SESSION_REQUIRED`) and, for a payout to an untrusted beneficiary, the quote's completed
- * payment challenge; without one (only `immediatelyExecute` gets here) `400 INVALID_INPUT`.
+ * payment challenge. Without one, `POST /quotes/{id}/execute` (options.hold) holds the quote for a new
+ * challenge (payments.ts); any other execution (immediatelyExecute, agents, transfer-out) is
+ * `400 INVALID_INPUT`.
  */
-export const scaExecutionGate: ExecutionGate = async (tx, caller, quote, now) => {
-  const customer = await scaCustomerOf(tx, caller, quote);
-  if (!customer) return;
-  await requireLiveSession(tx, customer.id, now);
-  if (!(await needsPaymentChallenge(tx, quote))) return;
+export const scaExecutionGate: ExecutionGate = async (tx, context, quote, options) => {
+  const customer = await scaCustomerOf(tx, context.caller, quote);
+  if (!customer) return undefined;
+  await requireLiveSession(tx, customer.id, context.now);
+  if (!(await needsPaymentChallenge(tx, quote))) return undefined;
   const challenge = await store.findChallengeBySubject(tx, "PAYMENT", quote.id);
-  if (challenge?.state === "COMPLETED") return;
+  if (challenge?.state === "COMPLETED") return undefined;
+  if (options.hold)
+    return { held: await holdForScaChallenge(tx, context, customer, quote, options.hold.scaFactor) };
   throw invalidField(
     "immediatelyExecute",
     "a payout to an untrusted beneficiary needs a per-payment SCA challenge: create the quote, then execute it",

@@ -1,6 +1,7 @@
 import type { JobHandler } from "../core/jobs/jobs.js";
 import { jobNow } from "../platform/clock.js";
-import { failPayment, PAYMENT_CHALLENGE_EXPIRY } from "./payments.js";
+import { PAYMENT_CHALLENGE_EXPIRY } from "./payment-hold.js";
+import { failPayment } from "./payments.js";
 import * as store from "./store.js";
 
 /**

@@ -3,6 +3,7 @@ import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { ErrorBody, errorResponses } from "../core/http/schemas.js";
 import { ExternalAccount, ExternalAccountParams } from "../external-accounts/schemas.js";
+import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { Quote } from "../quotes/schemas.js";
 import { confirmUntrust, startUntrust, trustBeneficiary } from "./beneficiaries.js";
 import {
@@ -31,7 +32,10 @@ import {
 import { completeLogin, revokeSession, startLogin } from "./sessions.js";
 
 /** Strong customer authentication, contact verification and trusted beneficiaries (docs/decisions/sca.md). */
-export const scaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export const scaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonly ExecutionGate[] }> = async (
+  app,
+  { deps, gates },
+) => {
   const tags = ["Strong customer authentication"];
   const errors = { ...errorResponses, 423: ErrorBody };
 
@@ -77,7 +81,7 @@ export const scaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
         response: { 200: Quote, ...errors, 501: ErrorBody },
       },
     },
-    async (request) => completePayment(deps, request.caller, request.body),
+    async (request) => completePayment(deps, request.caller, request.body, gates),
   );
 
   const contact = ["Contact verification"];

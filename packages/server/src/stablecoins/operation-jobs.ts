@@ -1,10 +1,9 @@
 import type { Tx } from "../core/db/db.js";
 import type { JobHandler } from "../core/jobs/jobs.js";
 import { postBalanceChanges } from "../ledger/ledger.js";
+import { transitionPayment } from "../payments/lifecycle.js";
+import { lockTransaction } from "../payments/store.js";
 import { jobNow } from "../platform/clock.js";
-import { findTransaction, type TransactionRow, updateTransaction } from "../transactions/store.js";
-import { toTransaction } from "../transactions/transactions.js";
-import { type EventType, enqueueEvent } from "../webhooks/outbox.js";
 import * as store from "./operation-store.js";
 import { SETTLE_OPERATION_JOB } from "./operations.js";
 
@@ -49,19 +48,10 @@ async function applyOutcome(
 }
 
 async function settleTransaction(tx: Tx, operation: store.OperationRow, failed: boolean, now: Date) {
-  await findTransaction(tx, operation.platform_id, operation.transaction_id, true);
-  const current = await findTransaction(tx, operation.platform_id, operation.transaction_id);
-  if (!current) throw new Error(`transaction ${operation.transaction_id} of ${operation.id} is missing`);
-  const updated: TransactionRow = {
-    ...current,
-    status: failed ? "FAILED" : "COMPLETED",
-    settled_at: failed ? null : now,
-    updated_at: now,
-  };
-  await updateTransaction(tx, updated);
-  const family = operation.type === "MINT" ? "OUTGOING_PAYMENT" : "INCOMING_PAYMENT";
-  const type = `${family}.${failed ? "FAILED" : "COMPLETED"}` as EventType;
-  await enqueueEvent(tx, { platformId: operation.platform_id, type, data: toTransaction(updated), now });
+  const row = await lockTransaction(tx, operation.platform_id, operation.transaction_id);
+  if (!row) throw new Error(`transaction ${operation.transaction_id} of ${operation.id} is missing`);
+  const status = failed ? "FAILED" : "COMPLETED";
+  await transitionPayment(tx, row, status, { settled_at: failed ? null : now, now });
 }
 
 /**

@@ -6,9 +6,8 @@ import { newId } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { postBalanceChanges } from "../ledger/ledger.js";
-import { insertTransaction, type TransactionRow } from "../transactions/store.js";
-import { toTransaction } from "../transactions/transactions.js";
-import { enqueueEvent } from "../webhooks/outbox.js";
+import { insertPayment } from "../payments/lifecycle.js";
+import type { TransactionRow } from "../payments/store.js";
 import { checkOperable, fiatAccount } from "./gates.js";
 import { toOperation } from "./operation-reads.js";
 import * as store from "./operation-store.js";
@@ -115,18 +114,12 @@ export async function mint(
         description: `Mint ${coin.symbol}`,
       },
     );
-    await insertTransaction(tx, transaction);
     await postBalanceChanges(tx, {
       platformId: caller.platformId,
       now,
       postings: [{ accountId: account.id, amount: -input.amount, transactionId: transaction.id }],
     });
-    await enqueueEvent(tx, {
-      platformId: caller.platformId,
-      type: "OUTGOING_PAYMENT.PROCESSING",
-      data: toTransaction(transaction),
-      now,
-    });
+    await insertPayment(tx, transaction);
     const parts = { amount: input.amount, accountId: account.id, providerAccountId: provider.id, now };
     return accept(
       tx,
@@ -176,13 +169,7 @@ export async function burn(
         description: `Burn ${coin.symbol}`,
       },
     );
-    await insertTransaction(tx, transaction);
-    await enqueueEvent(tx, {
-      platformId: caller.platformId,
-      type: "INCOMING_PAYMENT.PENDING",
-      data: toTransaction(transaction),
-      now,
-    });
+    await insertPayment(tx, transaction);
     const parts = { amount: input.amount, accountId: account.id, providerAccountId: provider.id, now };
     return accept(
       tx,

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
-import { approveTransaction } from "../agents/approval.js";
 import type { Deps } from "../core/deps.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { errorResponses, StringEnum } from "../core/http/schemas.js";
-import { AnyTransaction, Transaction, transactionStatuses } from "./schemas.js";
+import { transactionStatuses } from "../payments/schemas.js";
+import { AnyTransaction } from "./schemas.js";
 import { getTransaction, listTransactions } from "./transactions.js";
 
 /** The hosted API's clients send date-times with an offset; a plain date keeps its meaning, a whole UTC day. */
@@ -57,21 +57,5 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       },
     },
     async (request) => getTransaction(deps, request.caller, request.params.transactionId),
-  );
-
-  app.post(
-    "/transactions/:transactionId/approve",
-    {
-      config: { permission: "TRANSACT", optionalBody: true },
-      schema: {
-        tags,
-        description:
-          "Approves an agent-initiated payment waiting with pendingReason PLATFORM_APPROVAL_REQUIRED and executes it.",
-        params: Type.Object({ transactionId: Type.String() }),
-        body: Type.Object({}, { additionalProperties: false }),
-        response: { 200: Transaction, ...errorResponses },
-      },
-    },
-    async (request) => approveTransaction(deps, request.caller, request.params.transactionId),
   );
 };

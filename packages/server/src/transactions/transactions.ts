@@ -1,78 +1,23 @@
 import type { Static } from "typebox";
 import { findCardTransaction, findCardTransactions } from "../cards/transaction-store.js";
 import { toCardTransaction } from "../cards/wire.js";
-import type { Executor } from "../core/db/db.js";
 import type { Deps } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { parseId } from "../core/ids.js";
-import { money } from "../core/money.js";
-import type { AnyTransaction as AnyTransactionSchema, Transaction as TransactionSchema } from "./schemas.js";
+import { findPaymentOrThrow } from "../payments/lookup.js";
+import { findTransactions } from "../payments/store.js";
+import { toTransaction } from "../payments/wire.js";
+import type { AnyTransaction as AnyTransactionSchema } from "./schemas.js";
 import * as store from "./store.js";
 
-export type TransactionStatus =
-  | "CREATED"
-  | "PENDING"
-  | "PENDING_AUTHORIZATION"
-  | "PROCESSING"
-  | "COMPLETED"
-  | "REJECTED"
-  | "FAILED"
-  | "REFUNDED"
-  | "EXPIRED";
-
-export type Transaction = Static<typeof TransactionSchema>;
 export type AnyTransaction = Static<typeof AnyTransactionSchema>;
-
-/** The wire Transaction (conventions §3.4): optional fields omitted when unset. */
-export function toTransaction(
-  row: store.TransactionRow & { platform_customer_id?: string | null },
-): Transaction {
-  const wire: Record<string, unknown> = {
-    id: row.id,
-    type: row.type,
-    status: row.status,
-    direction: row.type === "INCOMING" ? "CREDIT" : "DEBIT",
-    source: row.source,
-    destination: row.destination,
-    ...row.details,
-    fees: row.fees,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
-  const optional: Record<string, unknown> = {
-    customerId: row.customer_id,
-    platformCustomerId: row.platform_customer_id,
-    sentAmount: row.sent_amount === null ? null : money(row.sent_amount, row.currency),
-    receivedAmount: row.received_amount === null ? null : money(row.received_amount, row.currency),
-    quoteId: row.quote_id,
-    paymentRail: row.payment_rail,
-    railSelectionMode: row.rail_selection_mode,
-    failureReason: row.failure_reason,
-    pendingReason: row.pending_reason,
-    description: row.description,
-    settledAt: row.settled_at?.toISOString() ?? null,
-  };
-  for (const [key, value] of Object.entries(optional))
-    if (value !== null && value !== undefined) wire[key] = value;
-  if (row.type === "OUTGOING") wire.platformFees = row.platform_fees;
-  if (row.reference !== null) wire.reference = row.reference;
-  return wire as Transaction;
-}
-
-/** Reads a payment transaction; malformed, foreign or unknown ids are `404 TRANSACTION_NOT_FOUND`. */
-export async function findTransactionOrThrow(db: Executor, caller: Caller, rawId: string) {
-  const id = parseId("Transaction", rawId);
-  const row = id ? await store.findTransaction(db, caller.platformId, id) : undefined;
-  if (!row) throw new ApiError("TRANSACTION_NOT_FOUND", { reason: `No transaction ${rawId}.` });
-  return row;
-}
 
 /** `GET /transactions/{id}`: a payment transaction, or a card transaction for a `CardTransaction:` id. */
 export async function getTransaction(deps: Deps, caller: Caller, rawId: string): Promise<AnyTransaction> {
   const cardTransactionId = parseId("CardTransaction", rawId);
-  if (cardTransactionId === null) return toTransaction(await findTransactionOrThrow(deps.db, caller, rawId));
+  if (cardTransactionId === null) return toTransaction(await findPaymentOrThrow(deps.db, caller, rawId));
   const row = await findCardTransaction(deps.db, caller.platformId, cardTransactionId);
   if (!row) throw new ApiError("TRANSACTION_NOT_FOUND", { reason: `No transaction ${rawId}.` });
   return toCardTransaction(row);
@@ -125,7 +70,7 @@ export async function listTransactions(
   );
   const ids = (kind: "PAYMENT" | "CARD") => result.data.filter((r) => r.kind === kind).map((r) => r.id);
   const payments = new Map(
-    (await store.findTransactions(deps.db, ids("PAYMENT"))).map((r) => [r.id, toTransaction(r)]),
+    (await findTransactions(deps.db, ids("PAYMENT"))).map((r) => [r.id, toTransaction(r)]),
   );
   const cards = new Map(
     (await findCardTransactions(deps.db, ids("CARD"))).map((r) => [r.id, toCardTransaction(r)]),

@@ -69,12 +69,55 @@ export async function addDelivery(
  * undeliverable when no endpoint is set). The envelope `{id, type, timestamp, data}` is serialized once.
  */
 export async function enqueueEvent(tx: Tx, event: NewEvent, options = { schedule: true }): Promise<string> {
-  const id = newId("Webhook");
-  const body = JSON.stringify({ id, type: event.type, timestamp: event.now.toISOString(), data: event.data });
-  await tx.query(
-    "INSERT INTO webhook_events (id, platform_id, type, body, created_at) VALUES ($1, $2, $3, $4, $5)",
-    [id, event.platformId, event.type, body, event.now],
-  );
-  await addDelivery(tx, { id, platformId: event.platformId, now: event.now }, options);
+  if (!options.schedule) {
+    const id = newId("Webhook");
+    const body = JSON.stringify({
+      id,
+      type: event.type,
+      timestamp: event.now.toISOString(),
+      data: event.data,
+    });
+    await tx.query(
+      "INSERT INTO webhook_events (id, platform_id, type, body, created_at) VALUES ($1, $2, $3, $4, $5)",
+      [id, event.platformId, event.type, body, event.now],
+    );
+    await addDelivery(tx, { id, platformId: event.platformId, now: event.now }, options);
+    return id;
+  }
+  const [id] = await enqueueEvents(tx, [event]);
+  if (id === undefined) throw new Error("the outbox wrote no event");
   return id;
+}
+
+/**
+ * Several events of one platform at one instant (a transfer's two payment events, a posting's balance
+ * events), written as enqueueEvent writes each, in one statement: the events, their deliveries (PENDING
+ * when the platform has an endpoint, else UNDELIVERABLE) and the delivery jobs. Answers the event ids.
+ */
+export async function enqueueEvents(tx: Tx, events: NewEvent[]): Promise<string[]> {
+  const first = events[0];
+  if (first === undefined) return [];
+  if (events.some((e) => e.platformId !== first.platformId || e.now.getTime() !== first.now.getTime()))
+    throw new Error("enqueueEvents takes events of one platform at one instant");
+  const ids = events.map(() => newId("Webhook"));
+  const timestamp = first.now.toISOString();
+  const bodies = events.map((e, i) => JSON.stringify({ id: ids[i], type: e.type, timestamp, data: e.data }));
+  const deliveryIds = events.map(() => `WebhookDelivery:${randomUUID()}`);
+  const jobIds = events.map(() => randomUUID());
+  await tx.query(
+    `WITH endpoint AS (SELECT webhook_endpoint FROM platforms WHERE id = $1 AND webhook_endpoint IS NOT NULL),
+     new_events AS (
+       INSERT INTO webhook_events (id, platform_id, type, body, created_at)
+       SELECT e.id, $1, e.type, e.body, $2 FROM unnest($3::text[], $4::text[], $5::text[]) AS e(id, type, body)),
+     new_deliveries AS (
+       INSERT INTO webhook_deliveries (id, event_id, platform_id, state, attempts, next_attempt_at, created_at, updated_at)
+       SELECT d.id, d.event_id, $1, CASE WHEN EXISTS (SELECT 1 FROM endpoint) THEN 'PENDING' ELSE 'UNDELIVERABLE' END,
+              0, CASE WHEN EXISTS (SELECT 1 FROM endpoint) THEN $2::timestamptz END, $2, $2
+       FROM unnest($6::text[], $3::text[]) AS d(id, event_id))
+     INSERT INTO jobs (id, platform_id, kind, payload, run_at, state, attempts, created_at, updated_at)
+     SELECT j.id, $1, $8, jsonb_build_object('deliveryId', j.delivery_id), $2, 'PENDING', 0, $2, $2
+     FROM unnest($7::text[], $6::text[]) AS j(id, delivery_id) WHERE EXISTS (SELECT 1 FROM endpoint)`,
+    [first.platformId, first.now, ids, events.map((e) => e.type), bodies, deliveryIds, jobIds, DELIVER_JOB],
+  );
+  return ids;
 }

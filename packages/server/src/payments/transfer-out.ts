@@ -4,16 +4,17 @@ import type { Caller } from "../core/http/context.js";
 import { sandboxSuffix } from "../core/ids.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import { findPlatform } from "../platform/store.js";
-import { runExecutionGates } from "../quotes/execution-gates.js";
-import { type OutcomePlan, settlePayout } from "../quotes/payout-execute.js";
-import { PAYOUT_SETTLE } from "../quotes/payout-jobs.js";
+import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { newPayoutQuoteRow, payoutDestination } from "../quotes/payouts.js";
 import { checkQuoteRequest } from "../quotes/request.js";
 import { insertQuote } from "../quotes/store.js";
-import { findTransaction } from "../transactions/store.js";
-import { type Transaction, toTransaction } from "../transactions/transactions.js";
-import type { TransferOutBody } from "./schemas.js";
+import { executeQuote } from "./execute.js";
+import type { OutcomePlan } from "./execution-context.js";
+import { PAYOUT_SETTLE } from "./payout-jobs.js";
+import { findTransaction } from "./store.js";
 import { TRANSFER_RETURN_AFTER_MS } from "./transfer-jobs.js";
+import type { TransferOutBody } from "./transfer-schemas.js";
+import { type Transaction, toTransaction } from "./wire.js";
 
 /** The "/transfer-in, /transfer-out" column of conventions §3.6 for a transfer-out. */
 const transferOutcome: OutcomePlan = (suffix, transactionId, now, expected) => {
@@ -28,7 +29,12 @@ const transferOutcome: OutcomePlan = (suffix, transactionId, now, expected) => {
  * rules, fees, rails and settlement are those of `POST /quotes` (docs/decisions.md "Payouts"); the
  * answer is the OUTGOING transaction. Sandbox suffix 002 is `400 INSUFFICIENT_FUNDS` with nothing created.
  */
-export async function transferOut(deps: Deps, caller: Caller, body: TransferOutBody): Promise<Transaction> {
+export async function transferOut(
+  deps: Deps,
+  caller: Caller,
+  body: TransferOutBody,
+  gates: readonly ExecutionGate[],
+): Promise<Transaction> {
   const request = checkQuoteRequest({
     source: { sourceType: "ACCOUNT", accountId: body.source.accountId },
     destination: { destinationType: "ACCOUNT", ...body.destination },
@@ -54,8 +60,9 @@ export async function transferOut(deps: Deps, caller: Caller, body: TransferOutB
     const quote = await newPayoutQuoteRow(tx, caller, request, platform.fee_configs, now);
     await insertQuote(tx, quote);
     // An execution like any other: SCA and the daily volume limit answer before money moves.
-    await runExecutionGates(tx, caller, quote, now);
-    const executed = await settlePayout(tx, caller, quote, now, transferOutcome);
+    const executed = await executeQuote(tx, { deps, caller, now, gates }, quote, {
+      outcome: transferOutcome,
+    });
     const row = await findTransaction(tx, caller.platformId, executed.transaction_id as string);
     if (!row) throw new Error(`transaction ${executed.transaction_id} vanished`);
     return toTransaction(row);

@@ -4,12 +4,13 @@ import type { JobContext, JobHandler } from "../core/jobs/jobs.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import { money } from "../core/money.js";
 import { postBalanceChanges } from "../ledger/ledger.js";
-import type { Refund } from "../ledger/refunds.js";
-import { findPlatform } from "../platform/store.js";
-import { findTransaction, type TransactionRow, updateTransaction } from "../transactions/store.js";
-import { toTransaction } from "../transactions/transactions.js";
-import { enqueueEvent } from "../webhooks/outbox.js";
-import * as store from "./store.js";
+import { jobNow } from "../platform/clock.js";
+import * as quotes from "../quotes/store.js";
+import { enqueueEvents } from "../webhooks/outbox.js";
+import { transitionPayment } from "./lifecycle.js";
+import type { Refund } from "./refunds.js";
+import { lockTransaction, type TransactionRow } from "./store.js";
+import { toTransaction } from "./wire.js";
 
 export const PAYOUT_SETTLE = "payout.settle";
 export const PAYOUT_FAIL = "payout.fail";
@@ -35,22 +36,12 @@ async function onTransaction(
 ): Promise<void> {
   const { deps, job } = context;
   await deps.db.transaction(async (tx) => {
-    const platform = await findPlatform(tx, job.platformId);
-    const now = new Date(deps.clock.now().getTime() + (platform?.clock_offset_ms ?? 0));
-    const row = await findTransaction(tx, job.platformId, String(job.payload.transactionId), true);
+    const now = await jobNow(tx, context);
+    const row = await lockTransaction(tx, job.platformId, String(job.payload.transactionId));
     if (row && row.status === expected) await work(tx, row, now);
     await context.finish(tx);
   });
 }
-
-async function save(tx: Tx, row: TransactionRow, quoteStatus: "COMPLETED" | "FAILED", now: Date) {
-  const { platform_customer_id: _, ...columns } = row as TransactionRow & { platform_customer_id?: unknown };
-  await updateTransaction(tx, columns);
-  if (row.quote_id) await store.updateQuoteStatus(tx, row.quote_id, { status: quoteStatus, now });
-}
-
-const event = (tx: Tx, row: TransactionRow, type: `OUTGOING_PAYMENT.${string}`, data: unknown, now: Date) =>
-  enqueueEvent(tx, { platformId: row.platform_id, type: type as "OUTGOING_PAYMENT.FAILED", data, now });
 
 /** A sandbox on-chain transaction hash: 0x + 64 random hex digits (docs/decisions.md "Wallet payouts"). */
 const transactionHash = () => `0x${randomBytes(32).toString("hex")}`;
@@ -66,10 +57,8 @@ const settle: JobHandler = (context) =>
       typeof network === "string"
         ? { ...row.destination, onChainTransaction: { transactionHash: transactionHash(), network } }
         : row.destination;
-    const completed = { ...row, status: "COMPLETED", destination, settled_at: now, updated_at: now };
-    await save(tx, completed, "COMPLETED", now);
-    if (destination !== row.destination) await store.setTransactionDestination(tx, row.id, destination);
-    await event(tx, completed, "OUTGOING_PAYMENT.COMPLETED", toTransaction(completed), now);
+    await transitionPayment(tx, row, "COMPLETED", { destination, settled_at: now, now });
+    if (row.quote_id) await quotes.updateQuoteStatus(tx, row.quote_id, { status: "COMPLETED", now });
     const returnAfterMs = context.job.payload.returnAfterMs;
     if (typeof returnAfterMs === "number") {
       const runAt = new Date(now.getTime() + returnAfterMs);
@@ -111,22 +100,32 @@ export async function failPayout(
     initiatedAt: now.toISOString(),
     ...(failure.refundFails ? {} : { settledAt: now.toISOString() }),
   };
-  const failed: TransactionRow = {
-    ...row,
-    status: "FAILED",
+  const failed = await transitionPayment(tx, row, "FAILED", {
     failure_reason: failure.reason,
     details: { ...row.details, refund },
-    updated_at: now,
-  };
-  await save(tx, failed, "FAILED", now);
-  await event(tx, failed, "OUTGOING_PAYMENT.FAILED", toTransaction(failed), now);
+    now,
+  });
+  if (row.quote_id) await quotes.updateQuoteStatus(tx, row.quote_id, { status: "FAILED", now });
   const { settledAt: _settledAt, ...initiated } = refund;
   const asPending = {
     ...failed,
     details: { ...failed.details, refund: { ...initiated, status: "PENDING" } },
   };
-  await event(tx, failed, "OUTGOING_PAYMENT.REFUND_PENDING", toTransaction(asPending), now);
-  await event(tx, failed, `OUTGOING_PAYMENT.REFUND_${refund.status}`, toTransaction(failed), now);
+  // The refund's own progress: not a change of the payment's status (payments/lifecycle.ts).
+  await enqueueEvents(tx, [
+    {
+      platformId: row.platform_id,
+      type: "OUTGOING_PAYMENT.REFUND_PENDING",
+      data: toTransaction(asPending),
+      now,
+    },
+    {
+      platformId: row.platform_id,
+      type: `OUTGOING_PAYMENT.REFUND_${refund.status}`,
+      data: toTransaction(failed),
+      now,
+    },
+  ]);
 }
 
 const fail: JobHandler = (context) =>

@@ -10,10 +10,10 @@ import {
   toInternalAccount,
 } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
-import { insertTransaction, type TransactionRow } from "../transactions/store.js";
-import { type Transaction, toTransaction } from "../transactions/transactions.js";
-import { enqueueEvent } from "../webhooks/outbox.js";
-import { postBalanceChanges } from "./ledger.js";
+import { type LockedAccounts, lockForPosting, postBalanceChanges } from "../ledger/ledger.js";
+import { insertPayment } from "./lifecycle.js";
+import type { TransactionRow } from "./store.js";
+import { type Transaction, toTransaction } from "./wire.js";
 
 interface IncomingDeposit {
   amount: number;
@@ -22,15 +22,18 @@ interface IncomingDeposit {
   source: Record<string, unknown>;
 }
 
-/** The account that receives money sent to `rawAccountId` (a rule-based account's owner account). */
-async function receivingAccount(
-  tx: Tx,
-  caller: Caller,
-  rawAccountId: string,
-): Promise<InternalAccountRow & { via?: string }> {
+type Receiving = InternalAccountRow & { via?: string; locked: LockedAccounts };
+
+/**
+ * The account that receives money sent to `rawAccountId` (a rule-based account's owner account), locked
+ * for the posting, its status checked under the lock.
+ */
+async function receivingAccount(tx: Tx, caller: Caller, rawAccountId: string): Promise<Receiving> {
   const addressed = await findAccountOrThrow(tx, caller, rawAccountId);
   const landing = await landingAccount(tx, addressed);
-  const account = landing.id === addressed.id ? landing : { ...landing, via: addressed.id };
+  const locked = await lockForPosting(tx, caller.platformId, [landing.id]);
+  const row = locked.get(landing.id) as InternalAccountRow;
+  const account = landing.id === addressed.id ? { ...row, locked } : { ...row, locked, via: addressed.id };
   if (account.status === "CLOSED" || account.status === "FAILED") {
     throw new ApiError("CONFLICT", {
       reason: `Account ${account.id} is ${account.status} and cannot receive money.`,
@@ -46,7 +49,7 @@ async function receivingAccount(
 async function recordDeposit(
   tx: Tx,
   caller: Caller,
-  account: InternalAccountRow & { via?: string },
+  account: Receiving,
   deposit: IncomingDeposit,
   now: Date,
 ): Promise<{ transaction: TransactionRow; account: InternalAccountRow }> {
@@ -77,18 +80,13 @@ async function recordDeposit(
     created_at: now,
     updated_at: now,
   };
-  await insertTransaction(tx, row);
   const { accounts } = await postBalanceChanges(tx, {
     platformId: caller.platformId,
     now,
+    locked: account.locked,
     postings: [{ accountId: account.id, amount: deposit.amount, transactionId: row.id }],
   });
-  await enqueueEvent(tx, {
-    platformId: caller.platformId,
-    type: "INCOMING_PAYMENT.COMPLETED",
-    data: toTransaction(row),
-    now,
-  });
+  await insertPayment(tx, row);
   const updated = accounts.get(account.id);
   if (!updated) throw new Error("posted account missing from the result");
   return { transaction: row, account: updated };

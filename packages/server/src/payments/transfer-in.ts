@@ -6,14 +6,14 @@ import { newId, sandboxSuffix } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import { requireEndUserTerms } from "../customers/end-user-terms.js";
-import { postBalanceChanges } from "../ledger/ledger.js";
+import { type LockedAccounts, lockForPosting, postBalanceChanges } from "../ledger/ledger.js";
+import { requireActive } from "../quotes/active.js";
 import { payoutDestination, requireValidated } from "../quotes/payouts.js";
-import { requireActive } from "../quotes/settle.js";
-import { insertTransaction, type TransactionRow } from "../transactions/store.js";
-import { type Transaction, toTransaction } from "../transactions/transactions.js";
-import { enqueueEvent } from "../webhooks/outbox.js";
-import type { TransferInBody } from "./schemas.js";
+import { insertPayment } from "./lifecycle.js";
+import type { TransactionRow } from "./store.js";
 import { TRANSFER_IN_RETURN, TRANSFER_RETURN_AFTER_MS } from "./transfer-jobs.js";
+import type { TransferInBody } from "./transfer-schemas.js";
+import { type Transaction, toTransaction } from "./wire.js";
 
 function incoming(
   caller: Caller,
@@ -49,14 +49,12 @@ function incoming(
   };
 }
 
-async function record(tx: Tx, row: TransactionRow, now: Date): Promise<Transaction> {
-  await insertTransaction(tx, row);
+async function record(tx: Tx, row: TransactionRow, locked: LockedAccounts, now: Date): Promise<Transaction> {
   if (row.status === "COMPLETED") {
     const posting = { accountId: row.account_id, amount: row.received_amount ?? 0, transactionId: row.id };
-    await postBalanceChanges(tx, { platformId: row.platform_id, now, postings: [posting] });
+    await postBalanceChanges(tx, { platformId: row.platform_id, now, locked, postings: [posting] });
   }
-  const type = row.status === "COMPLETED" ? "INCOMING_PAYMENT.COMPLETED" : "INCOMING_PAYMENT.FAILED";
-  await enqueueEvent(tx, { platformId: row.platform_id, type, data: toTransaction(row), now });
+  await insertPayment(tx, row);
   return toTransaction(row);
 }
 
@@ -69,9 +67,11 @@ async function record(tx: Tx, row: TransactionRow, now: Date): Promise<Transacti
 export async function transferIn(deps: Deps, caller: Caller, body: TransferInBody): Promise<Transaction> {
   return deps.db.transaction(async (tx) => {
     const now = nowFor(deps, caller);
-    const account = await findAccountOrThrow(tx, caller, body.destination.accountId);
-    const external = await payoutDestination(tx, caller, account, body.source.accountId);
+    const found = await findAccountOrThrow(tx, caller, body.destination.accountId);
+    const external = await payoutDestination(tx, caller, found, body.source.accountId);
     requireValidated(external);
+    const locked = await lockForPosting(tx, caller.platformId, [found.id]);
+    const account = locked.get(found.id) ?? found;
     requireActive(account);
     await requireEndUserTerms(tx, [account.customer_id]);
     if (account.currency !== "USD")
@@ -105,6 +105,6 @@ export async function transferIn(deps: Deps, caller: Caller, body: TransferInBod
         now,
       });
     }
-    return record(tx, row, now);
+    return record(tx, row, locked, now);
   });
 }

@@ -2,11 +2,11 @@ import type { Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
-import { parseId } from "../core/ids.js";
 import { money } from "../core/money.js";
-import { findTransaction, type TransactionRow, updateTransaction } from "../transactions/store.js";
-import { enqueueEvent } from "../webhooks/outbox.js";
-import { postBalanceChanges } from "./ledger.js";
+import { postBalanceChanges } from "../ledger/ledger.js";
+import { recordRefund, transitionPayment } from "./lifecycle.js";
+import { lockPaymentOrThrow } from "./lookup.js";
+import type { TransactionRow } from "./store.js";
 
 export interface Refund {
   transactionId: string;
@@ -18,28 +18,11 @@ export interface Refund {
   settledAt?: string;
 }
 
-async function lockIncoming(tx: Tx, caller: Caller, rawId: string): Promise<TransactionRow> {
-  const id = parseId("Transaction", rawId);
-  const row = id ? await findTransaction(tx, caller.platformId, id, true) : undefined;
-  if (!row) throw new ApiError("TRANSACTION_NOT_FOUND", { reason: `No transaction ${rawId}.` });
-  return row;
-}
-
-async function saveRefund(
-  tx: Tx,
-  caller: Caller,
-  row: TransactionRow,
-  refund: Refund,
-  now: Date,
-): Promise<void> {
-  const status = refund.status === "COMPLETED" ? "REFUNDED" : row.status;
-  await updateTransaction(tx, { ...row, status, details: { ...row.details, refund }, updated_at: now });
-  await enqueueEvent(tx, {
-    platformId: caller.platformId,
-    type: `INCOMING_PAYMENT.REFUND_${refund.status}`,
-    data: refund,
-    now,
-  });
+/** A refund's step: COMPLETED moves the payment to REFUNDED; PENDING and FAILED leave its status. */
+function saveRefund(tx: Tx, row: TransactionRow, refund: Refund, now: Date): Promise<TransactionRow> {
+  if (refund.status === "COMPLETED")
+    return transitionPayment(tx, row, "REFUNDED", { details: { ...row.details, refund }, now }, refund);
+  return recordRefund(tx, row, refund, refund, now);
 }
 
 /**
@@ -54,7 +37,7 @@ export async function refundIncoming(
   outcome: "COMPLETED" | "FAILED",
 ): Promise<Refund> {
   const pending = await deps.db.transaction(async (tx) => {
-    const row = await lockIncoming(tx, caller, rawTransactionId);
+    const row = await lockPaymentOrThrow(tx, caller, rawTransactionId);
     if (
       row.type !== "INCOMING" ||
       row.status !== "COMPLETED" ||
@@ -79,11 +62,11 @@ export async function refundIncoming(
       reason: "MANUAL_REFUND",
       initiatedAt: now.toISOString(),
     };
-    await saveRefund(tx, caller, row, refund, now);
+    await saveRefund(tx, row, refund, now);
     return refund;
   });
   return deps.db.transaction(async (tx) => {
-    const row = await lockIncoming(tx, caller, pending.transactionId);
+    const row = await lockPaymentOrThrow(tx, caller, pending.transactionId);
     const now = nowFor(deps, caller);
     if (outcome === "FAILED") {
       await postBalanceChanges(tx, {
@@ -93,7 +76,7 @@ export async function refundIncoming(
       });
     }
     const settled: Refund = { ...pending, status: outcome, settledAt: now.toISOString() };
-    await saveRefund(tx, caller, row, settled, now);
+    await saveRefund(tx, row, settled, now);
     return settled;
   });
 }

@@ -1,11 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../core/deps.js";
 import { ErrorBody, errorResponses } from "../core/http/schemas.js";
-import { executeQuote } from "./execute.js";
-import { createQuote, getQuote } from "./quotes.js";
-import { CreateQuoteBody, ExecuteQuoteBody, Quote, QuoteParams } from "./schemas.js";
+import type { ExecutionGate } from "../quotes/execution-gate.js";
+import { getQuote } from "../quotes/quotes.js";
+import { CreateQuoteBody, ExecuteQuoteBody, Quote, QuoteParams } from "../quotes/schemas.js";
+import { createQuote, executeQuoteById } from "./quote-execution.js";
 
-export const quoteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+/** Quotes: priced by the quotes area, executed here (payments owns every money movement). */
+export const quoteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonly ExecutionGate[] }> = async (
+  app,
+  { deps, gates },
+) => {
   const tags = ["Quotes"];
   // 429: DAILY_VOLUME_LIMIT_EXCEEDED with Retry-After (quotes/daily-volume.ts).
   const responses = { ...errorResponses, 429: ErrorBody, 501: ErrorBody };
@@ -22,7 +27,8 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         response: { 201: Quote, ...responses },
       },
     },
-    async (request, reply) => reply.code(201).send(await createQuote(deps, request.caller, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await createQuote(deps, request.caller, request.body, gates)),
   );
 
   app.get(
@@ -43,6 +49,7 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         response: { 200: Quote, ...responses, 423: ErrorBody },
       },
     },
-    async (request) => executeQuote(deps, request.caller, request.params.quoteId, request.body?.scaFactor),
+    async (request) =>
+      executeQuoteById(deps, request.caller, request.params.quoteId, request.body?.scaFactor, gates),
   );
 };

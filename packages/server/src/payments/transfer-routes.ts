@@ -1,13 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../core/deps.js";
 import { ErrorBody, errorResponses } from "../core/http/schemas.js";
-import { Transaction } from "../transactions/schemas.js";
-import { TransferInBody, TransferOutBody } from "./schemas.js";
+import type { ExecutionGate } from "../quotes/execution-gate.js";
+import { Transaction } from "./schemas.js";
 import { transferIn } from "./transfer-in.js";
 import { transferOut } from "./transfer-out.js";
+import { TransferInBody, TransferOutBody } from "./transfer-schemas.js";
 
 /** Deprecated transfers (interface Versioning 2): use `POST /quotes` with `immediatelyExecute: true`. */
-export const transferRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export const transferRoutes: FastifyPluginAsyncTypebox<{
+  deps: Deps;
+  gates: readonly ExecutionGate[];
+}> = async (app, { deps, gates }) => {
   const tags = ["Transfers"];
   // 501: NOT_IMPLEMENTED (wallet destinations, production pulls); transfer-out runs the quote execution
   // gates, so also 429 DAILY_VOLUME_LIMIT_EXCEEDED.
@@ -26,7 +30,8 @@ export const transferRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
         response: outResponse,
       },
     },
-    async (request, reply) => reply.code(201).send(await transferOut(deps, request.caller, request.body)),
+    async (request, reply) =>
+      reply.code(201).send(await transferOut(deps, request.caller, request.body, gates)),
   );
 
   app.post(

@@ -1,39 +1,28 @@
 import type { Tx } from "../core/db/db.js";
+import { walletVerificationThreshold } from "../core/deps.js";
 import type { Caller } from "../core/http/context.js";
 import { sandboxSuffix } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import { money } from "../core/money.js";
-import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 import type { ExternalAccountRow } from "../external-accounts/store.js";
-import { postBalanceChanges } from "../ledger/ledger.js";
-import { expectedSettlement, type PayoutRail } from "../rails/rails.js";
-import { insertTransaction, type TransactionRow } from "../transactions/store.js";
-import { toTransaction } from "../transactions/transactions.js";
-import { enqueueEvent } from "../webhooks/outbox.js";
-import { failPayout, PAYOUT_FAIL, PAYOUT_SETTLE, type PayoutJob, RETURN_AFTER_MS } from "./payout-jobs.js";
-import { onlyBankAccounts, ownedExternalAccount, requireValidated } from "./payouts.js";
-import { type PendingTransaction, requireActive } from "./settle.js";
-import * as store from "./store.js";
+import { lockForPosting, postBalanceChanges } from "../ledger/ledger.js";
+import { requireActive } from "../quotes/active.js";
+import { ownedExternalAccount, requireValidated } from "../quotes/payouts.js";
+import * as quotes from "../quotes/store.js";
 import {
   ON_CHAIN_SETTLEMENT_MS,
   requireWalletPayable,
   usdPrincipal,
   walletNetwork,
-} from "./wallet-payouts.js";
+} from "../quotes/wallet-payouts.js";
+import { expectedSettlement, type PayoutRail } from "../rails/rails.js";
+import type { ExecuteOptions, ExecutionContext, OutcomePlan } from "./execution-context.js";
+import { insertPayment, paymentFromQuote, transitionPayment } from "./lifecycle.js";
+import { failPayout, PAYOUT_FAIL, PAYOUT_SETTLE, type PayoutJob, RETURN_AFTER_MS } from "./payout-jobs.js";
+import type { TransactionRow } from "./store.js";
 
 const MINUTE_MS = 60_000;
-
-/**
- * The sandbox outcome of a payout by the external account's accountNumber suffix (conventions §3.6,
- * "Quote payout" column), as the job that finishes it: which kind, when, and with what payload.
- */
-export type OutcomePlan = (
-  suffix: string,
-  transactionId: string,
-  now: Date,
-  expected: Date,
-) => PayoutJob | { failNow: string };
 
 export const quotePayoutOutcome: OutcomePlan = (suffix, transactionId, now, expected) => {
   const fail = (failureReason: string, runAt: Date, refundFails = false): PayoutJob => ({
@@ -70,50 +59,24 @@ export const quotePayoutOutcome: OutcomePlan = (suffix, transactionId, now, expe
 /** Where a payout goes: over a bank rail, or on chain to a wallet (wallet-payouts.ts). */
 type Delivery = { rail: PayoutRail; expected: Date } | { network: string; expected: Date };
 
-function payoutTransaction(
-  quote: store.QuoteRow,
-  customerId: string | null,
-  delivery: Delivery,
-  now: Date,
-): TransactionRow {
+function payoutTransaction(quote: quotes.QuoteRow, delivery: Delivery, now: Date): TransactionRow {
   const { expected } = delivery;
   const rail = "rail" in delivery ? delivery.rail : null;
-  const { description, remittanceInformation, purposeOfPayment } = quote.details;
-  const echoed = { remittanceInformation, purposeOfPayment };
   // The row has one currency (the sender's), so a stablecoin receivedAmount travels in details, and
   // received_amount stays null; refunds use sent_amount − fees (docs/decisions.md "Wallet payouts").
   const onChain = rail === null;
+  const base = paymentFromQuote(quote, "PROCESSING", { now });
   return {
-    id: quote.transaction_id,
-    platform_id: quote.platform_id,
-    type: "OUTGOING",
-    status: "PROCESSING",
-    account_id: quote.source_account_id as string,
-    customer_id: customerId,
-    currency: quote.sending_currency,
-    sent_amount: quote.total_sending_amount,
+    ...base,
     received_amount: onChain ? null : quote.total_receiving_amount,
-    fees: quote.fees_included,
-    platform_fees: quote.platform_fees_included,
-    quote_id: quote.id,
     payment_rail: rail,
     rail_selection_mode: onChain ? null : (quote.details.railSelectionMode as string),
-    failure_reason: null,
-    pending_reason: null,
-    description: typeof description === "string" ? description : null,
-    reference: null,
-    source: { sourceType: "ACCOUNT", accountId: quote.source_account_id },
-    destination: { destinationType: "ACCOUNT", accountId: quote.destination_account_id },
     details: {
-      exchangeRate: quote.exchange_rate,
+      ...base.details,
       ...(onChain ? { receivedAmount: money(quote.total_receiving_amount, quote.receiving_currency) } : {}),
-      ...Object.fromEntries(Object.entries(echoed).filter(([, value]) => value !== undefined)),
       expectedSettlementAt: expected.toISOString(),
       settlementTimelineSeconds: Math.round((expected.getTime() - now.getTime()) / 1000),
     },
-    settled_at: null,
-    created_at: now,
-    updated_at: now,
   };
 }
 
@@ -125,9 +88,9 @@ async function deliveryFor(
   tx: Tx,
   caller: Caller,
   source: InternalAccountRow,
-  quote: store.QuoteRow,
+  quote: quotes.QuoteRow,
   now: Date,
-  walletThreshold: number | undefined,
+  walletThreshold: number,
 ): Promise<{ external: ExternalAccountRow; delivery: Delivery }> {
   const external = await ownedExternalAccount(tx, caller, source, quote.destination_account_id as string);
   if (external.account_type === "USD_ACCOUNT") {
@@ -135,63 +98,66 @@ async function deliveryFor(
     const rail = quote.details.paymentRail as PayoutRail;
     return { external, delivery: { rail, expected: expectedSettlement(rail, now) } };
   }
-  if (walletThreshold === undefined) throw onlyBankAccounts(external);
   const network = walletNetwork(external);
   requireWalletPayable(external, usdPrincipal(quote), walletThreshold);
   return { external, delivery: { network, expected: new Date(now.getTime() + ON_CHAIN_SETTLEMENT_MS) } };
 }
 
 /**
- * Executes a payout quote inside the caller's transaction: the OUTGOING transaction (PROCESSING), the
- * withdrawal's two balance changes (principal with fee 0, then the fee as a change of its own; the
- * ledger refuses an overdraft), the quote → PROCESSING, OUTGOING_PAYMENT.PROCESSING, and the job that
- * settles or fails it (for a wallet, the settle job records the on-chain transfer). All commit together
- * or not at all. `walletThreshold` (USD cents) enables payouts to wallets.
+ * Executes a payout quote inside the caller's transaction: the source account locked and checked
+ * ACTIVE under the lock, the destination re-checked, the withdrawal's two balance changes (principal
+ * with fee 0, then the fee as a change of its own; the ledger refuses an overdraft), the OUTGOING
+ * transaction PROCESSING with its event (an approved agent payment's PENDING row moves there in place),
+ * the quote → PROCESSING, and the job that settles or fails it (for a wallet, the settle job records
+ * the on-chain transfer). All commit together or not at all.
  */
 export async function settlePayout(
   tx: Tx,
-  caller: Caller,
-  quote: store.QuoteRow,
-  now: Date,
-  outcome: OutcomePlan = quotePayoutOutcome,
-  walletThreshold?: number,
-  pending?: PendingTransaction,
-): Promise<store.QuoteRow> {
-  const source = await findAccountOrThrow(tx, caller, quote.source_account_id as string);
-  const { external, delivery } = await deliveryFor(tx, caller, source, quote, now, walletThreshold);
+  context: ExecutionContext,
+  quote: quotes.QuoteRow,
+  options: ExecuteOptions,
+): Promise<quotes.QuoteRow> {
+  const { caller, now } = context;
+  const sourceId = quote.source_account_id as string;
+  const locked = await lockForPosting(tx, quote.platform_id, [sourceId]);
+  const source = locked.get(sourceId) as InternalAccountRow;
+  const threshold = walletVerificationThreshold(context.deps);
+  const { external, delivery } = await deliveryFor(tx, caller, source, quote, now, threshold);
   requireActive(source);
-  const row = payoutTransaction(quote, source.customer_id, delivery, now);
-  if (pending) Object.assign(row, { id: pending.id, created_at: pending.createdAt });
-  await insertTransaction(tx, row);
-  const principal = usdPrincipal(quote);
   const fee = quote.fees_included;
   await postBalanceChanges(tx, {
     platformId: quote.platform_id,
     now,
+    locked,
     postings: [
-      { accountId: source.id, amount: -principal, fee: 0, transactionId: row.id },
+      { accountId: source.id, amount: -usdPrincipal(quote), fee: 0, transactionId: quote.transaction_id },
       // No fee, no fee change: a zero-amount change would move nothing (docs/decisions.md "Payouts").
-      ...(fee > 0 ? [{ accountId: source.id, amount: -fee, fee: -fee, transactionId: row.id }] : []),
+      ...(fee > 0
+        ? [{ accountId: source.id, amount: -fee, fee: -fee, transactionId: quote.transaction_id }]
+        : []),
     ],
   });
-  const processing = await store.updateQuoteStatus(tx, quote.id, {
-    status: "PROCESSING",
-    transactionId: row.id,
-    now,
-  });
-  await enqueueEvent(tx, {
-    platformId: quote.platform_id,
-    type: "OUTGOING_PAYMENT.PROCESSING",
-    data: toTransaction(row),
-    now,
-  });
+  const payment = payoutTransaction(quote, delivery, now);
+  let row = payment;
+  if (options.pending) {
+    const { id: _id, created_at: _created, status: _status, updated_at: _updated, ...patch } = payment;
+    row = await transitionPayment(tx, options.pending, "PROCESSING", { ...patch, now });
+  } else {
+    await insertPayment(tx, payment);
+  }
+  const processing = await quotes.updateQuoteStatus(tx, quote.id, { status: "PROCESSING", now });
   // Sandbox outcomes by suffix: of a bank accountNumber, or of a wallet address (conventions §3.6).
   const info = external.account_info;
   const suffix = sandboxSuffix(String(info.accountNumber ?? info.address ?? ""));
-  const plan = outcome(caller.environment === "SANDBOX" ? suffix : "", row.id, now, delivery.expected);
+  const plan = (options.outcome ?? quotePayoutOutcome)(
+    caller.environment === "SANDBOX" ? suffix : "",
+    row.id,
+    now,
+    delivery.expected,
+  );
   if ("failNow" in plan) {
     await failPayout(tx, row, { reason: plan.failNow, refundFails: false }, now);
-    return store.updateQuoteStatus(tx, quote.id, { status: "FAILED", now });
+    return quotes.updateQuoteStatus(tx, quote.id, { status: "FAILED", now });
   }
   const onChain = "network" in delivery ? { network: delivery.network } : {};
   await scheduleJob(tx, {

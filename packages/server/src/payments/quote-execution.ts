@@ -1,0 +1,84 @@
+import type { Tx } from "../core/db/db.js";
+import { type Deps, nowFor } from "../core/deps.js";
+import { ApiError } from "../core/errors/api-error.js";
+import type { Caller } from "../core/http/context.js";
+import { parseId } from "../core/ids.js";
+import type { ExecutionGate } from "../quotes/execution-gate.js";
+import { createQuoteIn, quoteNotFound, toQuote } from "../quotes/quotes.js";
+import { checkQuoteRequest } from "../quotes/request.js";
+import type { CreateQuoteBody, Quote } from "../quotes/schemas.js";
+import * as quotes from "../quotes/store.js";
+import { executeQuote } from "./execute.js";
+
+/**
+ * `POST /quotes`: the quote (quotes/quotes.ts), and with `immediatelyExecute` its execution in the same
+ * transaction, so a refused execution (INSUFFICIENT_FUNDS, a gate) leaves nothing, not even the quote.
+ */
+export async function createQuote(
+  deps: Deps,
+  caller: Caller,
+  body: CreateQuoteBody,
+  gates: readonly ExecutionGate[],
+): Promise<Quote> {
+  const request = checkQuoteRequest(body);
+  return deps.db.transaction(async (tx) => {
+    const now = nowFor(deps, caller);
+    const quote = await createQuoteIn(tx, deps, caller, request, now);
+    if (!request.immediatelyExecute) return toQuote(quote, now);
+    return toQuote(await executeQuote(tx, { deps, caller, now, gates }, quote), now);
+  });
+}
+
+/**
+ * Whether a locked quote may execute now: undefined when it may; its EXPIRED row (to be committed before
+ * answering `400 QUOTE_EXPIRED`) once past `expiresAt`; `409 CONFLICT` once executed. Shared by
+ * `POST /quotes/{id}/execute` and the agents' execute.
+ */
+export async function expiredOrExecutable(
+  tx: Tx,
+  row: quotes.QuoteRow,
+  now: Date,
+): Promise<quotes.QuoteRow | undefined> {
+  if (row.status === "EXPIRED") return row;
+  if (row.status !== "PENDING")
+    throw new ApiError("CONFLICT", { reason: `Quote ${row.id} is ${row.status}; it was already executed.` });
+  if (now >= row.expires_at) return quotes.updateQuoteStatus(tx, row.id, { status: "EXPIRED", now });
+  return undefined;
+}
+
+/** `400 QUOTE_EXPIRED`, answered after the EXPIRED status is committed. */
+export const quoteExpired = (row: quotes.QuoteRow) =>
+  new ApiError("QUOTE_EXPIRED", {
+    reason: `Quote ${row.id} expired at ${row.expires_at.toISOString()}; request a new one.`,
+  });
+
+/**
+ * `POST /quotes/{quoteId}/execute`. The quote row is locked first, so concurrent executes queue and
+ * exactly one settles; the rest see it executed → `409 CONFLICT`. An expired quote is marked EXPIRED and
+ * that is committed before answering `400 QUOTE_EXPIRED`. INSUFFICIENT_FUNDS rolls everything back and
+ * the quote stays PENDING, so it can be executed again after funding, until it expires. Strong customer
+ * authentication may hold a payout for its own challenge (factor `scaFactor`; sca/gate.ts).
+ */
+export async function executeQuoteById(
+  deps: Deps,
+  caller: Caller,
+  rawId: string,
+  scaFactor: string | undefined,
+  gates: readonly ExecutionGate[],
+): Promise<Quote> {
+  const id = parseId("Quote", rawId);
+  if (!id) throw quoteNotFound(rawId);
+  const outcome = await deps.db.transaction(
+    async (tx): Promise<{ expired: quotes.QuoteRow } | { executed: Quote }> => {
+      const row = await quotes.lockQuote(tx, caller.platformId, id);
+      if (!row) throw quoteNotFound(rawId);
+      const now = nowFor(deps, caller);
+      const expired = await expiredOrExecutable(tx, row, now);
+      if (expired) return { expired };
+      const executed = await executeQuote(tx, { deps, caller, now, gates }, row, { hold: { scaFactor } });
+      return { executed: toQuote(executed, now) };
+    },
+  );
+  if ("expired" in outcome) throw quoteExpired(outcome.expired);
+  return outcome.executed;
+}

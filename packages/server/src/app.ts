@@ -6,6 +6,7 @@ import { apiAuthAttempts } from "./auth/failed-attempts.js";
 import { tokenRoutes } from "./auth/routes.js";
 import { authenticate } from "./auth/tokens.js";
 import { cardRoutes } from "./cards/routes.js";
+import { cardRows } from "./cards/transaction-rows.js";
 import type { Deps } from "./core/deps.js";
 import { registerAuth } from "./core/http/auth-hook.js";
 import { registerBodyRules } from "./core/http/body.js";
@@ -88,7 +89,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   // The checks every quote execution passes (SCA, daily volume, terms), handed to the routes that execute.
   const gates = executionGates();
   await app.register(scaRoutes, { prefix, deps, gates });
-  await app.register(transactionRoutes, { prefix, deps });
+  await app.register(transactionRoutes, { prefix, deps, cards: cardRows });
   await app.register(statementRoutes, { prefix, deps });
   await app.register(quoteRoutes, { prefix, deps, gates });
   await app.register(exchangeRateRoutes, { prefix, deps });
@@ -97,7 +98,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(walletAuthRoutes, { prefix, deps });
   await app.register(webhookRoutes, { prefix, deps });
   await app.register(invitationRoutes, { prefix, deps });
-  await app.register(agentRoutes, { prefix, deps, gates });
+  await app.register(agentRoutes, { prefix, deps, gates, cards: cardRows });
   await app.register(stablecoinRoutes, { prefix, deps });
   if (deps.mode === "sandbox") await app.register(sandboxRoutes, { prefix, deps });
   if (deps.operatorSecret)

@@ -8,7 +8,7 @@ import { CreatePlatformExternalAccountBody, ExternalAccount } from "../external-
 import { transactionStatuses } from "../payments/schemas.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { CreateQuoteBody, ExecuteQuoteBody, Quote } from "../quotes/schemas.js";
-import { AnyTransaction } from "../transactions/schemas.js";
+import { anyTransactionSchema, type CardRows } from "../transactions/card-rows.js";
 import { createAgentQuote, executeAgentQuote, getAgentQuote } from "./payments.js";
 import { Agent, AgentQuoteParams } from "./schemas.js";
 import {
@@ -32,7 +32,9 @@ const responses = { ...errorResponses, 501: ErrorBody };
 export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
   deps: Deps;
   gates: readonly ExecutionGate[];
-}> = async (app, { deps, gates }) => {
+  cards: CardRows;
+}> = async (app, { deps, gates, cards }) => {
+  const AnyTransaction = anyTransactionSchema(cards);
   const tags = ["Agent operations"];
   const agent = (
     operation?: "VIEW_ACCOUNTS" | "VIEW_TRANSACTIONS" | "CREATE_EXTERNAL_ACCOUNTS" | "SEND_PAYMENTS",
@@ -157,7 +159,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const { filters, page } = splitPageQuery(request.query);
-      return listSelfTransactions(deps, request.caller, filters, page);
+      return listSelfTransactions(deps, request.caller, filters, page, cards);
     },
   );
   app.get(

@@ -5,6 +5,7 @@ import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/
 import { errorResponses, StringEnum } from "../core/http/schemas.js";
 import { Transaction } from "../payments/schemas.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
+import type { CardRows } from "../transactions/card-rows.js";
 import { createAgent, createDeviceCode, getAgent, listAgents, revokeAgent, updateAgent } from "./agents.js";
 import { approveTransaction } from "./approval.js";
 import { redeemDeviceCode } from "./device-codes.js";
@@ -23,10 +24,11 @@ import {
 const NoBody = Type.Object({}, { additionalProperties: false });
 
 /** Agent management by the platform (BasicAuth), the device-code redeem (no credentials) and the agent's own routes. */
-export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonly ExecutionGate[] }> = async (
-  app,
-  { deps, gates },
-) => {
+export const agentRoutes: FastifyPluginAsyncTypebox<{
+  deps: Deps;
+  gates: readonly ExecutionGate[];
+  cards: CardRows;
+}> = async (app, { deps, gates, cards }) => {
   const tags = ["Agents"];
   const one = { tags, params: AgentParams };
 
@@ -133,5 +135,5 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonl
     async (request) => approveTransaction(deps, request.caller, request.params.transactionId, gates),
   );
 
-  await app.register(agentSelfRoutes, { deps, gates });
+  await app.register(agentSelfRoutes, { deps, gates, cards });
 };

@@ -11,6 +11,7 @@ import {
 import type { CreatePlatformExternalAccountBody, ExternalAccount } from "../external-accounts/schemas.js";
 import { findPaymentOrThrow } from "../payments/lookup.js";
 import { toTransaction } from "../payments/wire.js";
+import type { CardRows } from "../transactions/card-rows.js";
 import { type AnyTransaction, type ListFilters, listTransactions } from "../transactions/transactions.js";
 import { getAgent } from "./agents.js";
 import { agentOf } from "./payments.js";
@@ -65,8 +66,9 @@ export function listSelfTransactions(
   caller: Caller,
   filters: Omit<ListFilters, "customerId" | "platformCustomerId">,
   page: PageRequest,
+  cards: CardRows,
 ): Promise<PageResult<AnyTransaction>> {
-  return listTransactions(deps, caller, { ...filters, customerId: agentOf(caller).customerId }, page);
+  return listTransactions(deps, caller, { ...filters, customerId: agentOf(caller).customerId }, page, cards);
 }
 
 /** `GET /agents/me/transactions/{id}`: one of the customer's payment transactions, else `404 TRANSACTION_NOT_FOUND`. */

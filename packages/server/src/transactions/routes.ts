@@ -4,15 +4,19 @@ import type { Deps } from "../core/deps.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { errorResponses, StringEnum } from "../core/http/schemas.js";
 import { transactionStatuses } from "../payments/schemas.js";
-import { AnyTransaction } from "./schemas.js";
+import { anyTransactionSchema, type CardRows } from "./card-rows.js";
 import { getTransaction, listTransactions } from "./transactions.js";
 
 /** The hosted API's clients send date-times with an offset; a plain date keeps its meaning, a whole UTC day. */
 const DateOrDateTime = (description: string) =>
   Type.Union([Type.String({ format: "date-time" }), Type.String({ format: "date" })], { description });
 
-export const transactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export const transactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; cards: CardRows }> = async (
+  app,
+  { deps, cards },
+) => {
   const tags = ["Transactions"];
+  const AnyTransaction = anyTransactionSchema(cards);
 
   app.get(
     "/transactions",
@@ -43,7 +47,7 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     },
     async (request) => {
       const { filters, page } = splitPageQuery(request.query);
-      return listTransactions(deps, request.caller, filters, page);
+      return listTransactions(deps, request.caller, filters, page, cards);
     },
   );
 
@@ -56,6 +60,6 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
         response: { 200: AnyTransaction, ...errorResponses },
       },
     },
-    async (request) => getTransaction(deps, request.caller, request.params.transactionId),
+    async (request) => getTransaction(deps, request.caller, request.params.transactionId, cards),
   );
 };

@@ -25,19 +25,16 @@ export interface TransactionRef {
 }
 
 // Payment and card transactions paged together by (created_at, id); pages are hydrated per kind.
-// The sender and receiver of a payment are its source and destination accounts; a card purchase is sent
-// by the card's account and a card refund received by it (the merchant has no account id).
+// The sender and receiver of a payment are its source and destination accounts.
 const paymentRefs =
   "SELECT id, platform_id, 'PAYMENT' AS kind, type, status, account_id, customer_id, reference, NULL AS card_id, source->>'accountId' AS sender_account_id, destination->>'accountId' AS receiver_account_id, created_at FROM transactions";
-const cardRefs =
-  "SELECT id, platform_id, 'CARD' AS kind, 'CARD' AS type, status, account_id, customer_id, NULL AS reference, card_id, CASE WHEN direction = 'DEBIT' THEN account_id END AS sender_account_id, CASE WHEN direction = 'CREDIT' THEN account_id END AS receiver_account_id, created_at FROM card_transactions";
-
 /** One page of transaction references matching the filters, newest first unless `asc`. */
 export function listTransactionRefs(
   db: Executor,
   platformId: string,
   filters: TransactionFilters,
   page: PageRequest,
+  cardRefs: string,
 ): Promise<PageResult<TransactionRef>> {
   const sources = { PAYMENT: [paymentRefs], CARD: [cardRefs], ALL: [paymentRefs, cardRefs] }[filters.kinds];
   const where = ["platform_id = $1"];

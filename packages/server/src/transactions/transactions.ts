@@ -1,6 +1,3 @@
-import type { Static } from "typebox";
-import { findCardTransaction, findCardTransactions } from "../cards/transaction-store.js";
-import { toCardTransaction } from "../cards/wire.js";
 import type { Deps } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
@@ -8,19 +5,24 @@ import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { parseId } from "../core/ids.js";
 import { findPaymentOrThrow } from "../payments/lookup.js";
 import { findTransactions } from "../payments/store.js";
-import { toTransaction } from "../payments/wire.js";
-import type { AnyTransaction as AnyTransactionSchema } from "./schemas.js";
+import { type Transaction, toTransaction } from "../payments/wire.js";
+import type { CardRows, CardTransactionWire } from "./card-rows.js";
 import * as store from "./store.js";
 
-export type AnyTransaction = Static<typeof AnyTransactionSchema>;
+export type AnyTransaction = Transaction | CardTransactionWire;
 
 /** `GET /transactions/{id}`: a payment transaction, or a card transaction for a `CardTransaction:` id. */
-export async function getTransaction(deps: Deps, caller: Caller, rawId: string): Promise<AnyTransaction> {
+export async function getTransaction(
+  deps: Deps,
+  caller: Caller,
+  rawId: string,
+  cards: CardRows,
+): Promise<AnyTransaction> {
   const cardTransactionId = parseId("CardTransaction", rawId);
   if (cardTransactionId === null) return toTransaction(await findPaymentOrThrow(deps.db, caller, rawId));
-  const row = await findCardTransaction(deps.db, caller.platformId, cardTransactionId);
+  const row = await cards.find(deps.db, caller.platformId, cardTransactionId);
   if (!row) throw new ApiError("TRANSACTION_NOT_FOUND", { reason: `No transaction ${rawId}.` });
-  return toCardTransaction(row);
+  return row;
 }
 
 export interface ListFilters
@@ -30,20 +32,21 @@ export interface ListFilters
   endDate?: string | undefined;
 }
 
-/**
- * `GET /transactions`: payment and card rows together, newest first. `status` applies to payment rows
- * only, so it is refused with `type=CARD` and otherwise leaves card rows out; `cardId` selects card rows.
- */
 /** A date-time is the instant itself; a plain date (YYYY-MM-DD) is that UTC day's first or last millisecond. */
 function boundary(value: string, timeOfDay: string): Date {
   return new Date(value.length === 10 ? `${value}${timeOfDay}` : value);
 }
 
+/**
+ * `GET /transactions`: payment and card rows together, newest first. `status` applies to payment rows
+ * only, so it is refused with `type=CARD` and otherwise leaves card rows out; `cardId` selects card rows.
+ */
 export async function listTransactions(
   deps: Deps,
   caller: Caller,
   filters: ListFilters,
   page: PageRequest,
+  cards: CardRows,
 ): Promise<PageResult<AnyTransaction>> {
   if (filters.type === "CARD" && filters.status !== undefined) {
     throw new ApiError("INVALID_INPUT", {
@@ -67,14 +70,13 @@ export async function listTransactions(
       endDate: endDate === undefined ? undefined : boundary(endDate, "T23:59:59.999Z"),
     },
     page,
+    cards.refs,
   );
   const ids = (kind: "PAYMENT" | "CARD") => result.data.filter((r) => r.kind === kind).map((r) => r.id);
   const payments = new Map(
     (await findTransactions(deps.db, ids("PAYMENT"))).map((r) => [r.id, toTransaction(r)]),
   );
-  const cards = new Map(
-    (await findCardTransactions(deps.db, ids("CARD"))).map((r) => [r.id, toCardTransaction(r)]),
-  );
-  const data = result.data.flatMap((ref) => payments.get(ref.id) ?? cards.get(ref.id) ?? []);
+  const cardRows = new Map((await cards.findMany(deps.db, ids("CARD"))).map((r) => [r.id, r]));
+  const data = result.data.flatMap((ref) => payments.get(ref.id) ?? cardRows.get(ref.id) ?? []);
   return { ...result, data };
 }

@@ -97,7 +97,7 @@ export async function getAgentQuote(deps: Deps, caller: Caller, rawId: string): 
 
 /**
  * An agent payment that waits for `POST /transactions/{id}/approve`: a PENDING OUTGOING transaction
- * (pendingReason PLATFORM_APPROVAL_REQUIRED, no money moved) with `OUTGOING_PAYMENT.PENDING`, the quote
+ * (pendingReason PLATFORM_APPROVAL_REQUIRED, no money moved) and its start event, the quote
  * PENDING_AUTHORIZATION, and a job that expires it with the quote.
  */
 async function awaitApproval(tx: Tx, row: quoteStore.QuoteRow, now: Date) {

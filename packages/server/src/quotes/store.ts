@@ -91,15 +91,3 @@ export async function updateQuoteStatus(
   if (!row) throw new Error(`quote ${id} vanished while locked`);
   return row;
 }
-
-/**
- * Records the settled on-chain transfer on a payout's transaction (`destination.onChainTransaction`,
- * conventions §3.4). The transactions store's update leaves `destination` alone, so payouts set it here.
- */
-export async function setTransactionDestination(
-  tx: Tx,
-  transactionId: string,
-  destination: Record<string, unknown>,
-): Promise<void> {
-  await tx.query("UPDATE transactions SET destination = $2 WHERE id = $1", [transactionId, destination]);
-}

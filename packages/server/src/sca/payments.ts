@@ -43,7 +43,7 @@ export async function completePayment(
 
 /**
  * A payment challenge expired unanswered: the held quote ends FAILED with one FAILED OUTGOING transaction
- * (failure reason `SCA_NOT_COMPLETED`, nothing debited) and `OUTGOING_PAYMENT.FAILED`. A quote no longer
+ * (failure reason `SCA_NOT_COMPLETED`, nothing debited) and its start event. A quote no longer
  * held (answered, or already failed) is left alone, so running twice changes nothing.
  */
 export async function failPayment(tx: Tx, challenge: store.ChallengeRow, now: Date): Promise<void> {

@@ -1,6 +1,6 @@
-import type { CreatePlatformExternalAccountBody, ExternalAccount } from "./external-account-types.js";
-import { paginate } from "./pagination.js";
-import { type ApiResult, type HttpMethod, path, RequestSender, type SendInput } from "./request.js";
+import { paginate } from "./core/pagination.js";
+import { type ApiResult, type HttpMethod, path, RequestSender, type SendInput } from "./core/request.js";
+import type { CreatePlatformExternalAccountBody, ExternalAccount } from "./types/external-accounts.js";
 import type {
   Agent,
   AnyTransaction,
@@ -12,7 +12,7 @@ import type {
   Quote,
   SortedPageParams,
   TransactionStatus,
-} from "./types.js";
+} from "./types/index.js";
 
 export interface AgentClientOptions {
   /** The API base address including the version segment, as for `PaysvcClient`. */

@@ -1,4 +1,4 @@
-import { RequestSender } from "./request.js";
+import { RequestSender } from "./core/request.js";
 import { AgentsResource } from "./resources/agents.js";
 import { CardsResource } from "./resources/cards.js";
 import { ConfigResource } from "./resources/config.js";

@@ -1,3 +1,7 @@
+// The package entry. Imports run one way, so the SDK has no import circle (checked by
+// packages/server/test/architecture/import-graph.ts): the root files (index, client, agent-client) import the
+// folders; resources/, statements/, wallet/ and webhooks/ import core/ and types/ but never a root file;
+// core/ (the one request sender, typed errors, retry, pagination) imports only types/; types/ imports nothing.
 export {
   AgentClient,
   type AgentClientOptions,
@@ -20,10 +24,9 @@ export {
   RateLimitError,
   type StatementCheck,
   StatementIntegrityError,
-} from "./errors.js";
-export type * from "./external-account-types.js";
-export { paginate } from "./pagination.js";
-export type { ApiResult, EmptyResult, RequestOptions, ResponseMeta } from "./request.js";
+} from "./core/errors.js";
+export { paginate } from "./core/pagination.js";
+export type { ApiResult, EmptyResult, RequestOptions, ResponseMeta } from "./core/request.js";
 export { AgentsResource } from "./resources/agents.js";
 export { CardsResource } from "./resources/cards.js";
 export { ConfigResource } from "./resources/config.js";
@@ -62,7 +65,7 @@ export {
   type StatementLine,
   type StatementLineType,
 } from "./statements/statement.js";
-export type * from "./types.js";
+export type * from "./types/index.js";
 export {
   type DecryptExportBundleInput,
   decryptExportBundle,
@@ -121,4 +124,4 @@ export {
   WebhookKeyCache,
   WebhookVerificationError,
   type WebhookVerificationFailure,
-} from "./webhooks.js";
+} from "./webhooks/verify.js";

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { parseRetryAfter, retryDelayMs } from "../src/core/retry.js";
 import {
   ApiServerError,
   ConflictError,
@@ -6,7 +7,6 @@ import {
   PaysvcClient,
   RateLimitError,
 } from "../src/index.js";
-import { parseRetryAfter, retryDelayMs } from "../src/retry.js";
 
 const connection = new ConnectionError({ code: "CONNECTION_ERROR", reason: "refused" });
 const server = (status: number) => new ApiServerError({ code: "INTERNAL_ERROR", reason: "x", status });

@@ -7,10 +7,10 @@ import type * as customers from "../../server/src/customers/schemas.js";
 import type * as liveness from "../../server/src/external-accounts/ownership/liveness-schemas.js";
 import type * as ownership from "../../server/src/external-accounts/ownership/schemas.js";
 import type * as externalAccounts from "../../server/src/external-accounts/schemas.js";
+import type * as payments from "../../server/src/payments/schemas.js";
 import type * as platform from "../../server/src/platform/schemas.js";
 import type * as sandboxCards from "../../server/src/sandbox/card-routes.js";
 import type * as statements from "../../server/src/statements/schemas.js";
-import type * as transactions from "../../server/src/transactions/schemas.js";
 import type * as sdk from "../src/index.js";
 
 // The SDK writes its wire types out so the published package does not depend on the server or TypeBox;
@@ -26,7 +26,7 @@ test("SDK wire types equal the server's TypeBox schemas", () => {
   expectTypeOf<sdk.InternalAccount>().toEqualTypeOf<Static<typeof customers.InternalAccount>>();
   expectTypeOf<sdk.PlatformConfig>().toEqualTypeOf<Static<typeof platform.PlatformConfig>>();
   expectTypeOf<sdk.UpdateConfigBody>().toEqualTypeOf<Static<typeof platform.UpdateConfigBody>>();
-  expectTypeOf<sdk.Transaction>().toEqualTypeOf<Static<typeof transactions.Transaction>>();
+  expectTypeOf<sdk.Transaction>().toEqualTypeOf<Static<typeof payments.Transaction>>();
   expectTypeOf<sdk.BalanceChangeParams>().toEqualTypeOf<Static<typeof statements.BalanceChangesQuery>>();
   expectTypeOf<sdk.BalanceChange>().toEqualTypeOf<Static<typeof statements.BalanceChange>>();
   expectTypeOf<sdk.BalanceChangeWindow>().toEqualTypeOf<Static<typeof statements.BalanceChangeWindow>>();

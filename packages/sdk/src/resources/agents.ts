@@ -1,5 +1,5 @@
-import { paginate } from "../pagination.js";
-import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
+import { paginate } from "../core/pagination.js";
+import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
 import type {
   Agent,
   AgentListParams,
@@ -9,7 +9,7 @@ import type {
   Page,
   RedeemedDeviceCode,
   UpdateAgentBody,
-} from "../types.js";
+} from "../types/index.js";
 
 /**
  * `/agents` (docs/guides/agents.md): the platform manages agents bound to one customer, with a policy, and

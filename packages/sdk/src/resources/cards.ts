@@ -1,5 +1,5 @@
-import { paginate } from "../pagination.js";
-import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
+import { paginate } from "../core/pagination.js";
+import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
 import type {
   Card,
   CardListParams,
@@ -9,7 +9,7 @@ import type {
   TokenizeCardBody,
   TokenizeCardResult,
   UpdateCardBody,
-} from "../types.js";
+} from "../types/index.js";
 
 /**
  * `/cards` (conventions §6.1–§6.2). Writes need `MANAGE`. An unknown card is `NotFoundError` `NOT_FOUND`;

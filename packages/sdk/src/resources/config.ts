@@ -1,5 +1,5 @@
-import type { ApiResult, RequestOptions, RequestSender } from "../request.js";
-import type { PlatformConfig, UpdateConfigBody } from "../types.js";
+import type { ApiResult, RequestOptions, RequestSender } from "../core/request.js";
+import type { PlatformConfig, UpdateConfigBody } from "../types/index.js";
 
 /** The calling platform's configuration (conventions §7.3). */
 export class ConfigResource {

@@ -1,11 +1,11 @@
-import { paginate } from "../pagination.js";
+import { paginate } from "../core/pagination.js";
 import {
   type ApiResult,
   type EmptyResult,
   path,
   type RequestOptions,
   type RequestSender,
-} from "../request.js";
+} from "../core/request.js";
 import type {
   Agreement,
   CreateCustomerBody,
@@ -15,7 +15,7 @@ import type {
   EndUserTerms,
   Page,
   UpdateCustomerBody,
-} from "../types.js";
+} from "../types/index.js";
 
 /** `/customers` (conventions §2.1). Every method rejects with a PaysvcError subclass. */
 export class CustomersResource {

@@ -1,5 +1,5 @@
-import type { ApiResult, RequestOptions, RequestSender } from "../request.js";
-import type { DataList, ExchangeRate, ExchangeRateParams } from "../types.js";
+import type { ApiResult, RequestOptions, RequestSender } from "../core/request.js";
+import type { DataList, ExchangeRate, ExchangeRateParams } from "../types/index.js";
 
 /** `exchangeRates.list` options: the request options, plus `refresh` to skip the local cache. */
 export interface ExchangeRateListOptions extends RequestOptions {

@@ -1,3 +1,11 @@
+import { paginate } from "../core/pagination.js";
+import {
+  type ApiResult,
+  type EmptyResult,
+  path,
+  type RequestOptions,
+  type RequestSender,
+} from "../core/request.js";
 import type {
   CreateCustomerExternalAccountBody,
   CreatePlatformExternalAccountBody,
@@ -9,16 +17,8 @@ import type {
   PlatformExternalAccountListParams,
   VerifyOwnershipBody,
   WalletSignatureChallenge,
-} from "../external-account-types.js";
-import { paginate } from "../pagination.js";
-import {
-  type ApiResult,
-  type EmptyResult,
-  path,
-  type RequestOptions,
-  type RequestSender,
-} from "../request.js";
-import type { Page, SortedPageParams } from "../types.js";
+} from "../types/external-accounts.js";
+import type { Page, SortedPageParams } from "../types/index.js";
 import {
   type MessageSigner,
   type VerifyOwnershipOptions,

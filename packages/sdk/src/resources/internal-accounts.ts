@@ -1,5 +1,5 @@
-import { paginate } from "../pagination.js";
-import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
+import { paginate } from "../core/pagination.js";
+import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
 import type {
   BalanceChangeParams,
   BalanceChangeWindow,
@@ -8,7 +8,7 @@ import type {
   InternalAccount,
   InternalAccountFilters,
   Page,
-} from "../types.js";
+} from "../types/index.js";
 
 /** Internal accounts (conventions §2.2): read-only here; customers' accounts are opened at create. */
 export class InternalAccountsResource {

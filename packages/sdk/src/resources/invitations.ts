@@ -1,5 +1,5 @@
-import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
-import type { ClaimInvitationBody, CreateInvitationBody, Invitation } from "../types.js";
+import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
+import type { ClaimInvitationBody, CreateInvitationBody, Invitation } from "../types/index.js";
 
 /**
  * `/invitations`: a customer invites someone by UMA. `BadRequestError` `INVITATIONS_NOT_CONFIGURED` until the

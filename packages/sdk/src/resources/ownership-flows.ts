@@ -1,11 +1,11 @@
-import { BadRequestError, PaysvcError, RateLimitError } from "../errors.js";
+import { BadRequestError, PaysvcError, RateLimitError } from "../core/errors.js";
+import type { ApiResult, RequestOptions } from "../core/request.js";
 import type {
   ExternalAccount,
   VerifyOwnershipBody,
   WalletSignatureChallenge,
-} from "../external-account-types.js";
-import type { ApiResult, RequestOptions } from "../request.js";
-import type { WebhookEvent } from "../webhooks.js";
+} from "../types/external-accounts.js";
+import type { WebhookEvent } from "../webhooks/verify.js";
 
 /**
  * Signs the challenge's exact `messageToSign` with the wallet's key and returns the signature in the

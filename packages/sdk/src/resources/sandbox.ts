@@ -1,5 +1,5 @@
-import type { LivenessCaptureBody, LivenessCaptureResult } from "../external-account-types.js";
-import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
+import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
+import type { LivenessCaptureBody, LivenessCaptureResult } from "../types/external-accounts.js";
 import type {
   CardSimulationBodies,
   CardSimulationOp,
@@ -9,7 +9,7 @@ import type {
   SandboxClock,
   Stablecoin,
   StablecoinEnablementStatus,
-} from "../types.js";
+} from "../types/index.js";
 
 /** Sandbox simulations (conventions §1.9); a production platform gets `PermissionError` `FORBIDDEN`. */
 export class SandboxResource {

@@ -1,11 +1,11 @@
-import type { ExternalAccount } from "../external-account-types.js";
 import {
   type ApiResult,
   type EmptyResult,
   path,
   type RequestOptions,
   type RequestSender,
-} from "../request.js";
+} from "../core/request.js";
+import type { ExternalAccount } from "../types/external-accounts.js";
 import type {
   ContactVerification,
   ContactVerificationBody,
@@ -19,7 +19,7 @@ import type {
   ScaLoginBody,
   ScaPasskey,
   ScaSession,
-} from "../types.js";
+} from "../types/index.js";
 
 /** How `sca.login` answers the challenge: an OTP code, or a function of the challenge (a passkey assertion). */
 export type ScaAnswerSource = string | ((challenge: ScaChallenge) => ScaAnswer | Promise<ScaAnswer>);

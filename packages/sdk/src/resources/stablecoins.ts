@@ -1,5 +1,5 @@
-import { paginate } from "../pagination.js";
-import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
+import { paginate } from "../core/pagination.js";
+import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
 import type {
   BurnBody,
   CreateStablecoinProviderAccountBody,
@@ -12,7 +12,7 @@ import type {
   StablecoinOperationListParams,
   StablecoinProviderAccount,
   StablecoinProviderAccountListParams,
-} from "../types.js";
+} from "../types/index.js";
 
 /**
  * `/stablecoins` and `/stablecoin-provider-accounts` (docs/guides/stablecoins.md): register a token, request

@@ -1,5 +1,5 @@
-import { paginate } from "../pagination.js";
-import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
+import { paginate } from "../core/pagination.js";
+import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
 import { type BuildStatementOptions, buildStatement } from "../statements/build.js";
 import type { Statement } from "../statements/statement.js";
 import type {
@@ -8,7 +8,7 @@ import type {
   Page,
   SortedPageParams,
   StatementConfirmationBody,
-} from "../types.js";
+} from "../types/index.js";
 import type { InternalAccountsResource } from "./internal-accounts.js";
 import type { TransactionsResource } from "./transactions.js";
 

@@ -1,12 +1,12 @@
-import { paginate } from "../pagination.js";
+import { paginate } from "../core/pagination.js";
 import {
   type ApiResult,
   type EmptyResult,
   path,
   type RequestOptions,
   type RequestSender,
-} from "../request.js";
-import type { ApiToken, CreatedApiToken, CreateTokenBody, Page, SortedPageParams } from "../types.js";
+} from "../core/request.js";
+import type { ApiToken, CreatedApiToken, CreateTokenBody, Page, SortedPageParams } from "../types/index.js";
 
 /** API tokens (conventions §1.2). Writes need the `MANAGE` permission. */
 export class TokensResource {

@@ -1,6 +1,6 @@
-import { paginate } from "../pagination.js";
-import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
-import type { AnyTransaction, Page, Transaction, TransactionListParams } from "../types.js";
+import { paginate } from "../core/pagination.js";
+import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
+import type { AnyTransaction, Page, Transaction, TransactionListParams } from "../types/index.js";
 
 /** Transactions (conventions §3.4): payment rows and card rows, discriminated by `type`. */
 export class TransactionsResource {

@@ -2,10 +2,15 @@
  * Builds a periodic statement (interface "Periodic statement rules"): reads the whole month window,
  * checks it, reads each transaction once, and turns the changes into lines.
  */
-import { PaysvcError } from "../errors.js";
-import type { ApiResult, RequestOptions } from "../request.js";
-import { backoffMs, retryDelayMs } from "../retry.js";
-import type { AnyTransaction, BalanceChangeParams, BalanceChangeWindow, InternalAccount } from "../types.js";
+import { PaysvcError } from "../core/errors.js";
+import type { ApiResult, RequestOptions } from "../core/request.js";
+import { backoffMs, retryDelayMs } from "../core/retry.js";
+import type {
+  AnyTransaction,
+  BalanceChangeParams,
+  BalanceChangeWindow,
+  InternalAccount,
+} from "../types/index.js";
 import { checkWindow, fail, type WindowPage } from "./check.js";
 import { isDeclinedCard, toLines } from "./lines.js";
 import { exactSum } from "./money.js";

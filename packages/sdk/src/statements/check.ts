@@ -2,9 +2,9 @@
  * The checks a statement must pass before it may be sent (interface "Periodic statement rules" 4–5 and
  * "Balance change window" rule 3), over all pages of the window together.
  */
-import { type StatementCheck, StatementIntegrityError } from "../errors.js";
-import type { ApiResult } from "../request.js";
-import type { BalanceChange, BalanceChangeWindow, Currency } from "../types.js";
+import { type StatementCheck, StatementIntegrityError } from "../core/errors.js";
+import type { ApiResult } from "../core/request.js";
+import type { BalanceChange, BalanceChangeWindow, Currency } from "../types/index.js";
 import { exactSum } from "./money.js";
 import type { StatementPeriod } from "./period.js";
 

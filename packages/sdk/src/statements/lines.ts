@@ -2,7 +2,7 @@
  * Statement lines from balance changes and their transactions (interface "Periodic statement rules" 8–9,
  * "Balance change window" rules 2–4).
  */
-import type { AnyTransaction, BalanceChange, CardTransaction, Transaction } from "../types.js";
+import type { AnyTransaction, BalanceChange, CardTransaction, Transaction } from "../types/index.js";
 import { exactSum } from "./money.js";
 import { chicagoDate } from "./period.js";
 import type { StatementLine, StatementLineType } from "./statement.js";

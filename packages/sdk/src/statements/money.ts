@@ -2,7 +2,7 @@
  * Money on statements stays in integer minor units (house style rule 9): sums are exact (BigInt, then
  * checked back into a safe integer) and formatting splits the digits of the integer, never dividing.
  */
-import type { Currency } from "../types.js";
+import type { Currency } from "../types/index.js";
 
 /** Σ values, exactly; a total outside the safe-integer range is a RangeError rather than a rounded number. */
 export function exactSum(values: Iterable<number>): number {

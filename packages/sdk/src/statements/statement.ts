@@ -1,4 +1,4 @@
-import type { CardMerchant, Currency } from "../types.js";
+import type { CardMerchant, Currency } from "../types/index.js";
 import type { StatementPeriod } from "./period.js";
 
 /**

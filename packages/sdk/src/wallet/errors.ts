@@ -1,4 +1,4 @@
-import { PaysvcError } from "../errors.js";
+import { PaysvcError } from "../core/errors.js";
 
 /** Why the SDK refused a bundle or a key (`details.check` of a `WalletCryptoError`). */
 export type WalletCryptoCheck =

@@ -1,13 +1,13 @@
-import type { Customer, UpdateCustomerBody } from "../customer-types.js";
-import { NotFoundError, PaysvcError } from "../errors.js";
+import { NotFoundError, PaysvcError } from "../core/errors.js";
 import {
   type ApiResult,
   type EmptyResult,
   path,
   type RequestOptions,
   type RequestSender,
-} from "../request.js";
-import type { DataList, InternalAccount, PlatformConfig } from "../types.js";
+} from "../core/request.js";
+import type { Customer, UpdateCustomerBody } from "../types/customers.js";
+import type { DataList, InternalAccount, PlatformConfig } from "../types/index.js";
 import {
   decryptExportBundle,
   decryptSessionSigningKey,

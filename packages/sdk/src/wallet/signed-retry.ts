@@ -1,6 +1,6 @@
-import { AuthenticationError, PaysvcError, RateLimitError } from "../errors.js";
-import type { ApiResult, RequestOptions, RequestSender } from "../request.js";
-import { backoffMs } from "../retry.js";
+import { AuthenticationError, PaysvcError, RateLimitError } from "../core/errors.js";
+import type { ApiResult, RequestOptions, RequestSender } from "../core/request.js";
+import { backoffMs } from "../core/retry.js";
 import { type SigningKey, stamp } from "./crypto.js";
 import type { SignedRetryChallenge, WalletOperationProcessing } from "./types.js";
 

@@ -1,5 +1,6 @@
-import { type ApiResult, path, type RequestOptions, type RequestSender } from "../request.js";
-import type { Page } from "../types.js";
+import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
+import type { Page } from "../types/index.js";
+import type { ListDeliveriesQuery, WebhookDelivery, WebhookTestResult } from "./types.js";
 import {
   signTestWebhook,
   type VerifyOptions,
@@ -7,8 +8,7 @@ import {
   type WebhookEvent,
   type WebhookJwks,
   WebhookKeyCache,
-} from "../webhooks.js";
-import type { ListDeliveriesQuery, WebhookDelivery, WebhookTestResult } from "./types.js";
+} from "./verify.js";
 
 type HeaderBag = string | null | undefined | Headers | Record<string, string | string[] | undefined>;
 

@@ -1,4 +1,4 @@
-import type { ErrorBody, FieldError } from "./types.js";
+import type { ErrorBody, FieldError } from "../types/common.js";
 
 /** What an error knows about the failed call. */
 export interface PaysvcErrorInit {

@@ -1,6 +1,6 @@
 /**
  * Strong customer authentication wire types, mirroring packages/server/src/sca/schemas.ts field for field
- * (docs/guides/strong-customer-authentication.md). Re-exported from types.ts.
+ * (docs/guides/strong-customer-authentication.md). Re-exported from index.ts.
  */
 
 /** OTP: a 6-digit code sent to the customer's phone (else e-mail). PASSKEY: the enrolled passkey. */

@@ -3,7 +3,7 @@
  * packages/server/src/external-accounts/schemas.ts and ownership/schemas.ts (and ownership/liveness-schemas.ts
  * for the sandbox provider's SDK path) field for field (conventions §4). Re-exported from index.ts.
  */
-import type { SortedPageParams } from "./types.js";
+import type { SortedPageParams } from "./common.js";
 
 export type ExternalAccountStatus =
   | "PENDING"

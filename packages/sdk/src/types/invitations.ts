@@ -1,5 +1,5 @@
-/** Invitation wire types, mirroring packages/server/src/invitations/schemas.ts. Re-exported from types.ts. */
-import type { CurrencyAmount } from "./types.js";
+/** Invitation wire types, mirroring packages/server/src/invitations/schemas.ts. Re-exported from index.ts. */
+import type { CurrencyAmount } from "./common.js";
 
 export type InvitationStatus = "PENDING" | "CLAIMED" | "CANCELLED" | "EXPIRED";
 

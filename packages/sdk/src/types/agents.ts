@@ -1,8 +1,8 @@
 /**
  * Agent wire types (the platform's side), mirroring packages/server/src/agents/schemas.ts field for field
- * (docs/guides/agents.md). Re-exported from types.ts.
+ * (docs/guides/agents.md). Re-exported from index.ts.
  */
-import type { SortedPageParams } from "./types.js";
+import type { SortedPageParams } from "./common.js";
 
 export type AgentOperation =
   | "VIEW_ACCOUNTS"

@@ -1,8 +1,8 @@
 /**
  * Stablecoin wire types, mirroring packages/server/src/stablecoins/schemas.ts field for field
- * (docs/guides/stablecoins.md). Re-exported from types.ts.
+ * (docs/guides/stablecoins.md). Re-exported from index.ts.
  */
-import type { CurrencyAmount, SortedPageParams } from "./types.js";
+import type { CurrencyAmount, SortedPageParams } from "./common.js";
 
 export type StablecoinNetwork = "ETHEREUM" | "BASE" | "POLYGON" | "PLASMA" | "SOLANA" | "TRON";
 export type StablecoinOperationType = "MINT" | "BURN";

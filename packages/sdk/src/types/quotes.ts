@@ -1,9 +1,11 @@
 /**
  * Quote wire types, mirroring packages/server/src/quotes/schemas.ts (conventions §3.3): what
- * `sca.completePayment` answers and what an `AgentClient` creates. Re-exported from types.ts.
+ * `sca.completePayment` answers and what an `AgentClient` creates. Re-exported from index.ts.
  */
-import type { ScaFactor } from "./sca-types.js";
-import type { Currency, PaymentRail } from "./types.js";
+
+import type { Currency } from "./common.js";
+import type { PaymentRail } from "./platform.js";
+import type { ScaFactor } from "./sca.js";
 
 /** `ACCOUNT` needs `accountId`; `REALTIME_FUNDING` needs `currency`. */
 export interface QuoteSource {

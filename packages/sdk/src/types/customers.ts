@@ -1,8 +1,8 @@
 /**
  * Customer wire types, mirroring packages/server/src/customers/schemas.ts and agreements.ts field for field.
- * Re-exported from types.ts.
+ * Re-exported from index.ts.
  */
-import type { SortedPageParams } from "./types.js";
+import type { SortedPageParams } from "./common.js";
 
 export type CustomerType = "INDIVIDUAL" | "BUSINESS";
 export type KycStatus = "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED" | "HOLD";

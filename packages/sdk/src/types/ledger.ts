@@ -1,10 +1,10 @@
 /**
  * Wire types of transactions, balance changes, statement receipts and the sandbox clock, mirroring
- * packages/server/src/transactions/schemas.ts and conventions §3.1–§3.4 (CardTransaction is in card-types.ts).
- * Re-exported from types.ts.
+ * packages/server/src/transactions/schemas.ts and conventions §3.1–§3.4 (CardTransaction is in cards.ts).
+ * Re-exported from index.ts.
  */
-import type { CardTransaction } from "./card-types.js";
-import type { CurrencyAmount, SortedPageParams } from "./types.js";
+import type { CardTransaction } from "./cards.js";
+import type { CurrencyAmount, SortedPageParams } from "./common.js";
 
 export type TransactionStatus =
   | "CREATED"

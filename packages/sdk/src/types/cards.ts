@@ -1,8 +1,8 @@
 /**
  * Card wire types, mirroring packages/server/src/cards/schemas.ts and management-schemas.ts field for field
- * (conventions §6), plus the sandbox card simulations (§6.5). Re-exported from types.ts.
+ * (conventions §6), plus the sandbox card simulations (§6.5). Re-exported from index.ts.
  */
-import type { CurrencyAmount, SortedPageParams } from "./types.js";
+import type { CurrencyAmount, SortedPageParams } from "./common.js";
 
 export type CardStatus = "PROCESSING" | "ACTIVE" | "FROZEN" | "CLOSED";
 export type PinStatus = "NOT_SET" | "OK" | "BLOCKED";

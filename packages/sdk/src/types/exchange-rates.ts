@@ -1,5 +1,6 @@
-/** Exchange rate wire types, mirroring packages/server/src/exchange-rates/schemas.ts. Re-exported from types.ts. */
-import type { Currency, RailFeeConfig } from "./types.js";
+/** Exchange rate wire types, mirroring packages/server/src/exchange-rates/schemas.ts. Re-exported from index.ts. */
+import type { Currency } from "./common.js";
+import type { RailFeeConfig } from "./platform.js";
 
 export interface ExchangeRateParams {
   sourceCurrency?: string;

@@ -1,5 +1,5 @@
+import type { Page, PageParams } from "../types/common.js";
 import { PaysvcError } from "./errors.js";
-import type { Page, PageParams } from "./types.js";
 
 /**
  * Iterates every item of a paginated list, fetching the next page (`cursor` = the previous `nextCursor`)

@@ -1,0 +1,99 @@
+/** Platform configuration wire types, mirroring packages/server/src/platform/schemas.ts, and the payment rails. */
+
+export interface PlatformConfig {
+  id: string;
+  name: string;
+  environment: "SANDBOX" | "PRODUCTION";
+  webhookEndpoint: string | null;
+  supportedCurrencies: string[];
+  /** Platform fees per rail (USD sources only). */
+  feeConfigs: RailFeeConfig[];
+  sandboxSkipVerificationPaperwork: boolean;
+  /** null: the platform's cards cannot be added to digital wallets. */
+  cardTokenization2faConfig: CardTokenization2faConfig | null;
+  /** Live-card caps; set by the service operator. */
+  cardLimits: { maxLiveCards: number; maxLiveCardsPerCardholder: number | null };
+  /** Uncompressed P-256 key (hex) that signs every bundle paysvc returns (`dangerouslyOverrideSignerPublicKey`). */
+  bundleSigningPublicKey: string;
+  walletAuthConfig: {
+    /** Embedded-wallet passkeys: assertions must name `rpId` and come from one of `origins`. */
+    passkey?: { rpId: string; origins: string[] };
+    /** OIDC providers whose ID tokens OAUTH credentials accept. */
+    oidcProviders?: { issuer: string; audiences: string[]; jwksUri?: string }[];
+    /** Sandbox only: signed retries answer PROCESSING first and settle this many ms later. */
+    sandboxProcessingDelayMs: number;
+  };
+  /** Where invitation links point; null: invitations are not configured (`INVITATIONS_NOT_CONFIGURED`). */
+  invitationBaseUrl: string | null;
+  /** Origins whose pages may frame the card reveal page (`panEmbedUrl`); empty: the default. */
+  cardRevealOrigins: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** How a cardholder confirms adding a card to a digital wallet. */
+export interface CardTokenization2faConfig {
+  methods: ("EMAIL_OTP" | "SMS_OTP")[];
+}
+
+/** At least one field. */
+export interface UpdateConfigBody {
+  name?: string;
+  supportedCurrencies?: string[];
+  sandboxSkipVerificationPaperwork?: boolean;
+  /** Replaces the whole list; `[]` removes every platform fee. */
+  feeConfigs?: RailFeeConfig[];
+  /** An absolute http(s) URL, https outside the sandbox; `null` clears it. Setting it sends one TEST event. */
+  webhookEndpoint?: string | null;
+  /** Applies to cards issued afterwards; `null` turns digital-wallet tokenization off. */
+  cardTokenization2faConfig?: CardTokenization2faConfig | null;
+  /** Each given key replaces the stored one, others are kept. `sandboxProcessingDelayMs`: 0–60,000, sandbox only. */
+  walletAuthConfig?: {
+    /** Embedded-wallet passkeys: assertions must name `rpId` and come from one of `origins`. */
+    passkey?: { rpId: string; origins: string[] };
+    /** OIDC providers whose ID tokens OAUTH credentials accept. */
+    oidcProviders?: { issuer: string; audiences: string[]; jwksUri?: string }[];
+    sandboxProcessingDelayMs?: number;
+  };
+  /** An absolute http(s) URL (https outside the sandbox); `null` turns invitations off. */
+  invitationBaseUrl?: string | null;
+  /** Each `scheme://host[:port]`, https outside the sandbox; replaces the list, `[]` resets it. */
+  cardRevealOrigins?: string[];
+}
+
+/** PaymentRail (conventions §3.5). */
+export type PaymentRail =
+  | "ACH"
+  | "ACH_SAME_DAY"
+  | "ACH_COLOMBIA"
+  | "BANK_TRANSFER"
+  | "BRE_B"
+  | "CIPS"
+  | "FAST"
+  | "FASTER_PAYMENTS"
+  | "FEDNOW"
+  | "INSTAPAY"
+  | "MOBILE_MONEY"
+  | "NEFT"
+  | "PAYNOW"
+  | "PESONET"
+  | "PIX"
+  | "RTGS"
+  | "RTP"
+  | "SEPA"
+  | "SEPA_INSTANT"
+  | "SPEI"
+  | "SWIFT"
+  | "UNIONPAY"
+  | "UPI"
+  | "WIRE";
+
+/** A rail a platform fee can be set for: every PaymentRail, plus `INTERNAL` (internal-account transfers). */
+export type FeeRail = "INTERNAL" | PaymentRail;
+
+/** The platform fee of one rail: basis points of the total sent, a fixed amount in USD cents, or both. */
+export interface RailFeeConfig {
+  rail: FeeRail;
+  variableRateBps?: number;
+  fixedAmount?: number;
+}

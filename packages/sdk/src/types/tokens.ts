@@ -1,0 +1,22 @@
+/** API token wire types, mirroring packages/server/src/auth/schemas.ts field for field. */
+
+export type Permission = "VIEW" | "TRANSACT" | "MANAGE";
+
+export interface CreateTokenBody {
+  name: string;
+  permissions: Permission[];
+}
+
+export interface ApiToken {
+  id: string;
+  name: string;
+  permissions: Permission[];
+  clientId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The create answer: the only time `clientSecret` is returned. */
+export interface CreatedApiToken extends ApiToken {
+  clientSecret: string;
+}

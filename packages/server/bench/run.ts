@@ -7,7 +7,8 @@ import { openPglite } from "../src/core/db/pglite.js";
 import { openPostgres } from "../src/core/db/postgres.js";
 import { DEFAULT_SETTLEMENT_LAG_MS } from "../src/core/deps.js";
 import { API_VERSION } from "../src/core/http/version.js";
-import { createPlatform } from "../src/platform/platforms.js";
+import { createPlatform } from "../src/platform-config/platforms.js";
+import { signedRetryPerformers } from "../src/signed-retry-performers.js";
 import { withEndUserTerms } from "../test/customers/end-user-terms.js";
 import { cardsBench } from "./cards.js";
 import { ledgerBench } from "./ledger.js";
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     logger: pino({ level: "silent" }),
     mode: "sandbox" as const,
     settlementLagMs: DEFAULT_SETTLEMENT_LAG_MS,
+    signedRetryPerformers,
   };
   const app = await buildApp(deps);
   const origin = await app.listen({ port: 0, host: "127.0.0.1" });

@@ -31,7 +31,7 @@ import { kycRoutes } from "./kyc/routes.js";
 import { operatorRoutes } from "./operator/routes.js";
 import { quoteRoutes } from "./payments/quote-routes.js";
 import { transferRoutes } from "./payments/transfer-routes.js";
-import { configRoutes } from "./platform/routes.js";
+import { configRoutes } from "./platform-config/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
 import { scaRoutes } from "./sca/routes.js";
 import { stablecoinRoutes } from "./stablecoins/routes.js";

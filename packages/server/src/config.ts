@@ -3,25 +3,10 @@ import { parseArgs } from "node:util";
 import ipaddr from "ipaddr.js";
 import { type Static, Type } from "typebox";
 import { Value } from "typebox/value";
+import { StatementSettings } from "./cli/statement.js";
 import { DEFAULT_WALLET_VERIFICATION_THRESHOLD } from "./core/deps.js";
 import { API_VERSION } from "./core/http/version.js";
 import { MAX_AMOUNT } from "./core/money.js";
-
-/** `paysvc statement`: build, print and optionally confirm one monthly statement through the SDK. */
-const StatementSettings = Type.Object({
-  account: Type.String({ minLength: 1 }),
-  month: Type.String({ pattern: "^\\d{4}-(0[1-9]|1[0-2])$" }),
-  format: Type.Enum(["text", "html", "json"]),
-  url: Type.String({ pattern: "^https?://" }),
-  confirm: Type.Boolean(),
-  feesAsSeparateLines: Type.Boolean(),
-  contact: Type.Optional(Type.String({ minLength: 1 })),
-  /** From PAYSVC_CLIENT_ID / PAYSVC_CLIENT_SECRET; otherwise `<data dir>/credentials.json` is read. */
-  credentials: Type.Optional(
-    Type.Object({ clientId: Type.String({ minLength: 1 }), clientSecret: Type.String({ minLength: 1 }) }),
-  ),
-});
-export type StatementSettings = Static<typeof StatementSettings>;
 
 const Settings = Type.Object({
   command: Type.Enum(["start", "migrate", "create-platform", "statement", "rotate-master-key"]),

@@ -23,8 +23,8 @@ import type { SecretBox } from "./core/secrets/secret-box.js";
 import { holdDataDir, runEmbeddedOperatorCommand } from "./operator/cli.js";
 import { performOperatorCommand } from "./operator/commands.js";
 import { ensureOperatorSecret, publishServerUrl } from "./operator/credential.js";
-import { createPlatform } from "./platform/platforms.js";
-import { ensureSandboxPlatform } from "./platform/sandbox-bootstrap.js";
+import { createPlatform } from "./platform-config/platforms.js";
+import { ensureSandboxPlatform } from "./platform-config/sandbox-bootstrap.js";
 import { DEFAULT_WEBHOOK_TIMEOUTS } from "./webhooks/sender.js";
 
 /** Whether the database is the embedded one in a directory (which one process alone may hold). */
@@ -106,11 +106,13 @@ async function run(settings: Settings): Promise<void> {
     secrets,
   };
   // The server's modules load only for `start`: the operator commands above start in half the time.
-  const [{ buildApp }, { JobRunner }, { jobHandlers }] = await Promise.all([
+  const [{ buildApp }, { JobRunner }, { jobHandlers }, { signedRetryPerformers }] = await Promise.all([
     import("./app.js"),
     import("./core/jobs/jobs.js"),
     import("./jobs.js"),
+    import("./signed-retry-performers.js"),
   ]);
+  deps.signedRetryPerformers = signedRetryPerformers;
   const app = await buildApp(deps);
   const credentialsFile = join(settings.dataDir, "credentials.json");
   const sandbox = settings.mode === "sandbox" ? await ensureSandboxPlatform(deps, credentialsFile) : null;

@@ -3,14 +3,15 @@ import pino from "pino";
 import { inject } from "vitest";
 import { type Clock, systemClock } from "../src/core/clock.js";
 import type { Db } from "../src/core/db/db.js";
-import { DEFAULT_SETTLEMENT_LAG_MS, type Deps, type Mode } from "../src/core/deps.js";
+import { DEFAULT_SETTLEMENT_LAG_MS, type Deps, type Mode, type WebhookTimeouts } from "../src/core/deps.js";
 import type { Environment } from "../src/core/http/context.js";
 import { logRedactPaths } from "../src/core/http/logging.js";
 import { type JobHandler, JobRunner } from "../src/core/jobs/jobs.js";
+import type { OtpSender } from "../src/core/otp-sender.js";
 import { jobHandlers } from "../src/jobs.js";
-import { createPlatform } from "../src/platform/platforms.js";
-import type { OtpSender } from "../src/wallet-auth/otp-sender.js";
-import { DEFAULT_WEBHOOK_TIMEOUTS, type WebhookTimeouts } from "../src/webhooks/sender.js";
+import { createPlatform } from "../src/platform-config/platforms.js";
+import { signedRetryPerformers } from "../src/signed-retry-performers.js";
+import { DEFAULT_WEBHOOK_TIMEOUTS } from "../src/webhooks/sender.js";
 import { type OpenApiDocument, ResponseContract } from "./contract/response-contract.js";
 import { withEndUserTerms } from "./customers/end-user-terms.js";
 import { openTestDb } from "./test-db.js";
@@ -199,6 +200,7 @@ function depsFor(db: Db, options: StartOptions): Deps {
     settlementLagMs: options.settlementLagMs ?? DEFAULT_SETTLEMENT_LAG_MS,
     webhookTimeouts: options.webhookTimeouts ?? DEFAULT_WEBHOOK_TIMEOUTS,
     secrets: testSecrets,
+    signedRetryPerformers,
     ...(options.walletVerificationThreshold === undefined
       ? {}
       : { walletVerificationThreshold: options.walletVerificationThreshold }),

@@ -1,7 +1,23 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PaysvcClient, PaysvcError, renderStatement, StatementIntegrityError } from "@paysvc/sdk";
-import type { StatementSettings } from "../config.js";
+import { type Static, Type } from "typebox";
+
+/** `paysvc statement`: build, print and optionally confirm one monthly statement through the SDK. */
+export const StatementSettings = Type.Object({
+  account: Type.String({ minLength: 1 }),
+  month: Type.String({ pattern: "^\\d{4}-(0[1-9]|1[0-2])$" }),
+  format: Type.Enum(["text", "html", "json"]),
+  url: Type.String({ pattern: "^https?://" }),
+  confirm: Type.Boolean(),
+  feesAsSeparateLines: Type.Boolean(),
+  contact: Type.Optional(Type.String({ minLength: 1 })),
+  /** From PAYSVC_CLIENT_ID / PAYSVC_CLIENT_SECRET; otherwise `<data dir>/credentials.json` is read. */
+  credentials: Type.Optional(
+    Type.Object({ clientId: Type.String({ minLength: 1 }), clientSecret: Type.String({ minLength: 1 }) }),
+  ),
+});
+export type StatementSettings = Static<typeof StatementSettings>;
 
 /** Where the command writes: the rendered statement to `stdout`, everything else to `stderr`. */
 export interface StatementIo {

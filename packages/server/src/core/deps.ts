@@ -1,14 +1,23 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { OtpSender } from "../wallet-auth/otp-sender.js";
-import type { WebhookTimeouts } from "../webhooks/sender.js";
 import { type Clock, offsetClock } from "./clock.js";
 import type { Db } from "./db/db.js";
+import type { OtpSender } from "./otp-sender.js";
 import type { OutboundSettings } from "./outbound/targets.js";
 import type { SecretBox } from "./secrets/secret-box.js";
 
 export type Mode = "sandbox" | "production";
 
-/** Everything the app and the domain functions need, built once in main.ts and passed explicitly. */
+/** Webhook sender timeouts (conventions §7.1): 5 s to connect, 15 s in total. Tests shorten them. */
+export interface WebhookTimeouts {
+  connectTimeoutMs: number;
+  totalTimeoutMs: number;
+}
+
+/**
+ * Everything the app and the domain functions need, built once in main.ts and passed explicitly. A field
+ * whose type an area owns is added there by declaration merging, so core names no area:
+ * `signedRetryPerformers` (wallet-auth/signed-retry.ts).
+ */
 export interface Deps {
   db: Db;
   clock: Clock;

@@ -5,13 +5,13 @@ import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/
 import { errorResponses, StringEnum } from "../core/http/schemas.js";
 import { SignedRetryChallenge, WalletOperationProcessing } from "../wallet-auth/schemas.js";
 import { signedHttp } from "../wallet-auth/signed-calls.js";
-import { updateInternalAccount } from "../wallet-auth/update-account.js";
 import {
   getInternalAccount,
   listCustomerInternalAccounts,
   listPlatformInternalAccounts,
 } from "./accounts.js";
 import { AccountParams, InternalAccount, internalAccountTypes } from "./schemas.js";
+import { updateInternalAccount } from "./update-account.js";
 
 const accountFilters = {
   currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3,5}$" })),

@@ -105,6 +105,22 @@ export async function listAccountsOfCustomer(db: Executor, customerId: string) {
   );
 }
 
+/** Sets an embedded wallet's `privateEnabled` (customers/update-account.ts); the updated row. */
+export async function setPrivateEnabled(
+  tx: Tx,
+  platformId: string,
+  id: string,
+  privateEnabled: boolean,
+  now: Date,
+): Promise<InternalAccountRow | undefined> {
+  const [row] = await tx.query<InternalAccountRow>(
+    `UPDATE internal_accounts SET private_enabled = $3, updated_at = $4
+     WHERE platform_id = $1 AND id = $2 RETURNING *`,
+    [platformId, id, privateEnabled, now],
+  );
+  return row;
+}
+
 /** The customer's own (STANDARD) account in a currency, locked. */
 export async function findStandardAccount(tx: Tx, customerId: string, currency: string) {
   const [row] = await tx.query<InternalAccountRow>(

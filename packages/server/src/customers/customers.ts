@@ -7,13 +7,11 @@ import { ApiError, type FieldError, invalidInput } from "../core/errors/api-erro
 import type { Caller } from "../core/http/context.js";
 import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { newId, parseId } from "../core/ids.js";
-import { emitKycStatusChange } from "../kyc/events.js";
-import { decidingSuffix, skipPaperworkOutcome } from "../kyc/outcomes.js";
 import { findPlatform } from "../platform/store.js";
-import type { SignedHttp } from "../wallet-auth/signed-calls.js";
-import { signedCustomerUpdate } from "../wallet-auth/update-customer.js";
-import { openCustomerAccounts } from "./accounts.js";
 import { type ConsentInput, consentsOf, type DeprecatedTermsConsent } from "./agreements.js";
+import { emitKycStatusChange } from "./events.js";
+import { decidingSuffix, skipPaperworkOutcome } from "./kyc-outcomes.js";
+import { openCustomerAccounts } from "./open-accounts.js";
 import type { Customer as CustomerSchema } from "./schemas.js";
 import * as store from "./store.js";
 
@@ -91,7 +89,8 @@ export function toCustomer(row: store.CustomerRow, consents: store.ConsentRow[])
 
 export const umaPattern = /^\$[a-z0-9._-]{1,64}@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i;
 
-function checkUmaAddress(umaAddress: string | undefined): void {
+/** `400 INVALID_UMA_ADDRESS` unless `umaAddress` is absent or looks like `$name@domain.tld`. */
+export function checkUmaAddress(umaAddress: string | undefined): void {
   if (umaAddress !== undefined && !umaPattern.test(umaAddress)) {
     throw new ApiError("INVALID_UMA_ADDRESS", {
       reason: "umaAddress must look like $name@domain.tld.",
@@ -100,7 +99,8 @@ function checkUmaAddress(umaAddress: string | undefined): void {
   }
 }
 
-function checkTypeFields(customerType: string, input: Record<string, unknown>): void {
+/** `400` for fields of the other customer type, and for a `customerType` that would change it. */
+export function checkTypeFields(customerType: string, input: Record<string, unknown>): void {
   const misplaced = customerType === "INDIVIDUAL" ? businessOnly : individualOnly;
   const errors: FieldError[] = misplaced
     .filter((field) => input[field] !== undefined)
@@ -140,7 +140,7 @@ async function writeConsents(tx: Tx, customerId: string, consents: ConsentInput[
 }
 
 /** Runs a write, turning the customer unique constraints into their catalogue codes. */
-async function mapConflicts<T>(
+export async function mapConflicts<T>(
   work: () => Promise<T>,
   input: { platformCustomerId?: string | undefined; umaAddress?: string | undefined },
 ) {
@@ -260,39 +260,6 @@ export async function applyCustomerUpdate(
   await store.updateCustomer(tx, updated);
   await writeConsents(tx, row.id, consentsOf(input), now);
   return loadCustomer(tx, updated);
-}
-
-/**
- * `PATCH /customers/{id}`: merges profile fields and records new consents; KYC status is not touched.
- * Changing `email` or `phoneNumber` while OTP credentials are tied to it is a signed retry (§5.2):
- * `202`, then the signed request applies it (wallet-auth/update-customer.ts).
- */
-export async function updateCustomer(
-  deps: Deps,
-  caller: Caller,
-  rawId: string,
-  input: CustomerInput,
-  http: SignedHttp,
-): Promise<{ status: number; body: unknown }> {
-  checkUmaAddress(input.umaAddress);
-  consentsOf(input); // checked here too, so a bad consent is 400 before the customer's 404
-  return mapConflicts(
-    () =>
-      deps.db.transaction(async (tx) => {
-        const row = await findActiveCustomerOrThrow(tx, caller, rawId);
-        checkTypeFields(row.customer_type, input);
-        const now = nowFor(deps, caller);
-        const signed = await signedCustomerUpdate(tx, deps, {
-          caller,
-          customer: row,
-          body: input,
-          http,
-          now,
-        });
-        return signed ?? { status: 200, body: await applyCustomerUpdate(tx, row, input, now) };
-      }),
-    input,
-  );
 }
 
 /** `DELETE /customers/{id}`: marks the customer deleted, freeing its platformCustomerId. */

@@ -6,7 +6,7 @@ import { errorResponses, StringEnum } from "../core/http/schemas.js";
 import { SignedRetryChallenge } from "../wallet-auth/schemas.js";
 import { signedHttp } from "../wallet-auth/signed-calls.js";
 import { listAgreements } from "./agreements.js";
-import { createCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from "./customers.js";
+import { createCustomer, deleteCustomer, getCustomer, listCustomers } from "./customers.js";
 import {
   Agreement,
   CreateCustomerBody,
@@ -15,6 +15,7 @@ import {
   kycStatuses,
   UpdateCustomerBody,
 } from "./schemas.js";
+import { updateCustomer } from "./update-customer.js";
 
 export const customerRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const tags = ["Customers"];

@@ -1,6 +1,6 @@
 import type { Executor, Tx } from "../core/db/db.js";
 import { listPage, type PageRequest, type PageResult } from "../core/http/pagination.js";
-import type { KycStatus } from "../kyc/outcomes.js";
+import type { KycStatus } from "./kyc-outcomes.js";
 
 export interface CustomerProfile {
   [field: string]: unknown;

@@ -4,10 +4,9 @@ import { sandboxSuffix } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import { expectedSettlement } from "../rails/rails.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
-// A cycle with external-accounts.ts, which calls startBankValidation; only functions cross it.
-import { toExternalAccount } from "./external-accounts.js";
 import type { BankValidation } from "./schemas.js";
 import * as store from "./store.js";
+import { toExternalAccount } from "./wire.js";
 
 /** The job that closes an account's return window (registered in src/jobs.ts). */
 export const BANK_VALIDATION_WINDOW_JOB = "external-accounts.bank-validation-window";

@@ -18,25 +18,7 @@ import type {
 } from "./schemas.js";
 import * as store from "./store.js";
 import { addressProblem, walletCurrencies, walletIdentity } from "./wallets/addresses.js";
-
-export function toExternalAccount(row: store.ExternalAccountRow): ExternalAccount {
-  const account: ExternalAccount = {
-    id: row.id,
-    status: row.status as ExternalAccount["status"],
-    currency: row.currency,
-    accountInfo: row.account_info,
-    defaultUmaDepositAccount: row.default_uma_deposit_account,
-    beneficiaryTrustStatus: row.trusted_at ? "TRUSTED" : "UNTRUSTED",
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
-  if (row.customer_id !== null) account.customerId = row.customer_id;
-  if (row.platform_account_id !== null) account.platformAccountId = row.platform_account_id;
-  if (row.ownership_type !== null)
-    account.ownershipType = row.ownership_type as "FIRST_PARTY" | "THIRD_PARTY";
-  if (row.bank_validation) account.bankValidation = row.bank_validation;
-  return account;
-}
+import { toExternalAccount } from "./wire.js";
 
 type UsdAccountInfo = Static<typeof UsdAccountInfoSchema>;
 type WalletInfo = Static<typeof WalletAccountInfo>;

@@ -5,17 +5,18 @@ import type { Caller } from "../core/http/context.js";
 import type { PageResult } from "../core/http/pagination.js";
 import { newId, parseId } from "../core/ids.js";
 import { findActiveCustomerOrThrow, toCustomer } from "../customers/customers.js";
-import { type CustomerRow, latestConsents, updateCustomer } from "../customers/store.js";
-import { findPlatform, type PlatformRow } from "../platform/store.js";
-import { identityDocumentTypes } from "./documents.js";
-import { emitKycStatusChange, emitVerificationCreated } from "./events.js";
+import { emitKycStatusChange } from "../customers/events.js";
 import {
   decidingSuffix,
   isTerminalKyc,
   type KycStatus,
   packetOutcome,
   skipPaperworkOutcome,
-} from "./outcomes.js";
+} from "../customers/kyc-outcomes.js";
+import { type CustomerRow, latestConsents, updateCustomer } from "../customers/store.js";
+import { findPlatform, type PlatformRow } from "../platform/store.js";
+import { identityDocumentTypes } from "./documents.js";
+import { emitVerificationCreated } from "./events.js";
 import type {
   CreateVerificationBody,
   DocumentType,

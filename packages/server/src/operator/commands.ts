@@ -2,8 +2,8 @@ import { setCardLimits } from "../cards/limits.js";
 import type { Deps } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import { secretsOf } from "../core/secrets/process-box.js";
-import { createPlatform } from "../platform/platforms.js";
 import { findPlatform } from "../platform/store.js";
+import { createPlatform } from "../platform-config/platforms.js";
 import { setDailyVolumeLimit } from "../quotes/daily-volume.js";
 import { rotateSigningKey } from "../webhooks/signing-keys.js";
 

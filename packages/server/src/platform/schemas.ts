@@ -1,7 +1,7 @@
 import { type Static, Type } from "typebox";
 import { DateTime, StringEnum } from "../core/http/schemas.js";
 import { currencyCodes, MAX_AMOUNT } from "../core/money.js";
-import { WalletAuthConfig as AuthProviderConfig } from "../wallet-auth/auth-config-schema.js";
+import { WalletAuthConfig as AuthProviderConfig } from "./wallet-auth-config.js";
 
 /** PaymentRail (conventions §3.5). */
 export const paymentRails = [
@@ -74,7 +74,7 @@ const SandboxProcessingDelayMs = Type.Integer({
 
 /**
  * Embedded-wallet authentication settings shown by `GET /config` (never key material): the passkey
- * relying party and OIDC providers (wallet-auth/auth-config-schema.ts) and the sandbox PROCESSING delay.
+ * relying party and OIDC providers (wallet-auth-config.ts) and the sandbox PROCESSING delay.
  */
 export const WalletAuthConfig = Type.Object({
   ...AuthProviderConfig.properties,

@@ -4,12 +4,12 @@ import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { newId, parseId } from "../core/ids.js";
+import { otpSenderFor } from "../core/otp-sender.js";
 import { codeMatches, newCodeCheck } from "../core/secrets/code-mac.js";
 import { secretsOf } from "../core/secrets/process-box.js";
 import { SealedValueError } from "../core/secrets/secret-box.js";
 import type { CustomerRow } from "../customers/store.js";
 import { SANDBOX_OTP_CODE } from "../wallet-auth/otp.js";
-import { otpSenderFor } from "../wallet-auth/otp-sender.js";
 import type { ScaChallenge } from "./schemas.js";
 import * as store from "./store.js";
 

@@ -10,8 +10,8 @@ import {
   requireUnlocked,
   toScaChallenge,
 } from "./challenges.js";
+import { verifyPasskeyAssertion } from "./passkey-assertion.js";
 import { findLivePasskey } from "./passkey-store.js";
-import { verifyPasskeyAssertion } from "./passkeys.js";
 import { findScaCustomerOrThrow } from "./regions.js";
 import type { CompleteBody, LoginBody, ScaChallenge, ScaSession } from "./schemas.js";
 import * as store from "./store.js";

@@ -3,7 +3,6 @@ import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { secretsOf } from "../core/secrets/process-box.js";
-import { walletProcessingDelayMs } from "../platform/platforms.js";
 import {
   checkChallengeRate,
   checkNotLocked,
@@ -11,6 +10,7 @@ import {
   checkVerifyRate,
   recordAttempt,
 } from "./attempts.js";
+import { walletProcessingDelayMs } from "./auth-config.js";
 import type { ChallengeBody, PasskeyAuthChallenge, VerifyCredentialBody } from "./credential-schemas.js";
 import { verifyOauth } from "./oauth.js";
 import { checkOtpBundle, issueOtpChallenge } from "./otp.js";
@@ -18,7 +18,7 @@ import { passkeyChallenge, verifyPasskey } from "./passkey.js";
 import type { AuthMethod } from "./schemas.js";
 import { openSession } from "./sessions.js";
 import { isFirstCall, type SignedHttp, settlingErrors, signedCall } from "./signed-calls.js";
-import { registerPerformer, type SignedResponse, signedRetry } from "./signed-retry.js";
+import { type Performer, type SignedResponse, signedRetry } from "./signed-retry.js";
 import { type AuthMethodRow, findAuthMethod } from "./store.js";
 import { liveMethodOrThrow, walletAccountOrThrow } from "./wallet-account.js";
 import { toAuthMethod, toAuthSession } from "./wire.js";
@@ -161,13 +161,11 @@ async function otpSignedRetry(
   );
 }
 
-registerPerformer(
-  "VERIFY_OTP",
-  settlingErrors(async (tx, _deps, request, _signer, now) => {
-    const id = String(request.context.authMethodId);
-    const method = await findAuthMethod(tx, request.platform_id, id);
-    if (!method) throw new ApiError("AUTH_METHOD_NOT_FOUND", { reason: `No credential ${id}.` });
-    const session = await openSession(tx, method, String(request.context.publicKey), now);
-    return { status: 200, body: toAuthSession(session, method) };
-  }),
-);
+/** `VERIFY_OTP`: the signed verify opens a session for the key that signed it (the bundle's TEK). */
+export const performVerifyOtp: Performer = settlingErrors(async (tx, _deps, request, _signer, now) => {
+  const id = String(request.context.authMethodId);
+  const method = await findAuthMethod(tx, request.platform_id, id);
+  if (!method) throw new ApiError("AUTH_METHOD_NOT_FOUND", { reason: `No credential ${id}.` });
+  const session = await openSession(tx, method, String(request.context.publicKey), now);
+  return { status: 200, body: toAuthSession(session, method) };
+});

@@ -2,10 +2,10 @@ import type { Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
-import { walletProcessingDelayMs } from "../platform/platforms.js";
+import { walletProcessingDelayMs } from "./auth-config.js";
 import { voidOtpChallenges } from "./otp-store.js";
 import { isFirstCall, type SignedHttp, settlingErrors, signedCall } from "./signed-calls.js";
-import { registerPerformer, type SignedResponse, signedRetry } from "./signed-retry.js";
+import { type Performer, type SignedResponse, signedRetry } from "./signed-retry.js";
 import {
   type AuthMethodRow,
   activeSessionsByKey,
@@ -65,16 +65,14 @@ async function checkNotLast(tx: Tx, method: AuthMethodRow): Promise<void> {
     throw invalidField("id", `${method.id} is the account's only credential; add another before revoking it`);
 }
 
-registerPerformer(
-  "REVOKE_CREDENTIAL",
-  settlingErrors(async (tx, _deps, request, _signer, now) => {
-    await lockAccount(tx, request.account_id);
-    const id = String(request.context.authMethodId);
-    const method = await findAuthMethod(tx, request.platform_id, id, true);
-    if (!method) throw new ApiError("AUTH_METHOD_NOT_FOUND", { reason: `No credential ${id}.` });
-    await checkNotLast(tx, method);
-    await revokeAuthMethod(tx, method.id, now);
-    await voidOtpChallenges(tx, method.id);
-    return { status: 204, body: null };
-  }),
-);
+/** `REVOKE_CREDENTIAL`: revokes the credential unless it is the account's last, and voids its OTP challenges. */
+export const performRevokeCredential: Performer = settlingErrors(async (tx, _deps, request, _signer, now) => {
+  await lockAccount(tx, request.account_id);
+  const id = String(request.context.authMethodId);
+  const method = await findAuthMethod(tx, request.platform_id, id, true);
+  if (!method) throw new ApiError("AUTH_METHOD_NOT_FOUND", { reason: `No credential ${id}.` });
+  await checkNotLast(tx, method);
+  await revokeAuthMethod(tx, method.id, now);
+  await voidOtpChallenges(tx, method.id);
+  return { status: 204, body: null };
+});

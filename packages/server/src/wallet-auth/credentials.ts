@@ -3,9 +3,8 @@ import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller, Environment } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
-import type { InternalAccountRow } from "../customers/accounts-store.js";
-import { findInternalAccount } from "../customers/accounts-store.js";
-import { walletProcessingDelayMs } from "../platform/platforms.js";
+import { findWalletAccount, type WalletAccountRow } from "./account-store.js";
+import { walletProcessingDelayMs } from "./auth-config.js";
 import { newAuthMethodRow } from "./credential-rows.js";
 import type { CreateCredentialBody } from "./credential-schemas.js";
 import { oauthIdentity } from "./oauth.js";
@@ -14,7 +13,7 @@ import { contactTiedElsewhere } from "./otp-store.js";
 import { passkeyFromAttestation } from "./passkey.js";
 import type { AuthMethod } from "./schemas.js";
 import { isFirstCall, type SignedHttp, settlingErrors, signedCall } from "./signed-calls.js";
-import { registerPerformer, type SignedResponse, signedRetry } from "./signed-retry.js";
+import { type Performer, type SignedResponse, signedRetry } from "./signed-retry.js";
 import { activeSessionsByKey, insertAuthMethod, listAuthMethods } from "./store.js";
 import { checkProvisioned, customerContacts, lockAccount, walletAccountOrThrow } from "./wallet-account.js";
 import { toAuthMethod } from "./wire.js";
@@ -26,7 +25,7 @@ export async function listCredentials(
   accountId: string,
 ): Promise<{ data: AuthMethod[] }> {
   const id = parseId("InternalAccount", accountId);
-  const account = id ? await findInternalAccount(deps.db, caller.platformId, id) : undefined;
+  const account = id ? await findWalletAccount(deps.db, caller.platformId, id) : undefined;
   if (!account) return { data: [] };
   checkProvisioned(account);
   return { data: (await listAuthMethods(deps.db, account.id)).map((row) => toAuthMethod(row)) };
@@ -61,14 +60,14 @@ async function proveCredential(
 }
 
 /** The one-per-account and one-per-identity rules (conventions §5.8 "create"), checked on both calls. */
-async function checkAddable(tx: Tx, account: InternalAccountRow, type: string, credential: NewCredential) {
+async function checkAddable(tx: Tx, account: WalletAccountRow, type: string, credential: NewCredential) {
   const live = await listAuthMethods(tx, account.id);
   if (type === "EMAIL_OTP" || type === "SMS_OTP") {
     if (live.some((m) => m.type === type))
       throw new ApiError(
         type === "EMAIL_OTP" ? "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS" : "SMS_OTP_CREDENTIAL_ALREADY_EXISTS",
       );
-    if (await contactTiedElsewhere(tx, account, type, credential.nickname))
+    if (await contactTiedElsewhere(tx, account.platform_id, [account.id], type, credential.nickname))
       throw new ApiError(
         type === "EMAIL_OTP" ? "EMAIL_OTP_EMAIL_ALREADY_EXISTS" : "SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS",
         {
@@ -90,11 +89,7 @@ async function checkAddable(tx: Tx, account: InternalAccountRow, type: string, c
 }
 
 /** The OTP credential's nickname: the customer's e-mail or E.164 phone on file. */
-async function contactFor(
-  tx: Tx,
-  account: InternalAccountRow,
-  type: "EMAIL_OTP" | "SMS_OTP",
-): Promise<string> {
+async function contactFor(tx: Tx, account: WalletAccountRow, type: "EMAIL_OTP" | "SMS_OTP"): Promise<string> {
   const contacts = await customerContacts(tx, account);
   const value = type === "EMAIL_OTP" ? contacts.email : contacts.phoneNumber;
   if (!value)
@@ -154,36 +149,34 @@ export async function addCredential(
   });
 }
 
-registerPerformer(
-  "ADD_CREDENTIAL",
-  settlingErrors(async (tx, deps, request, _signer, now) => {
-    const body = request.context.body as CreateCredentialBody;
-    const credential = request.context.credential as NewCredential;
-    await lockAccount(tx, request.account_id);
-    const account = await findInternalAccount(tx, request.platform_id, request.account_id);
-    if (!account) throw new ApiError("ACCOUNT_NOT_FOUND");
-    await checkAddable(tx, account, body.type, credential);
-    const row = newAuthMethodRow({
-      platformId: request.platform_id,
-      accountId: account.id,
-      type: body.type,
-      nickname: credential.nickname,
-      now,
-    });
-    if (credential.oidc) {
-      row.oidc_issuer = credential.oidc.issuer;
-      row.oidc_audience = credential.oidc.audience;
-      row.oidc_subject = credential.oidc.subject;
-    }
-    if (credential.passkey) {
-      row.credential_id = credential.passkey.credentialId;
-      row.passkey_public_key = credential.passkey.publicKey;
-      row.passkey_counter = credential.passkey.counter;
-      row.passkey_transports = credential.passkey.transports;
-    }
-    await insertAuthMethod(tx, row);
-    if (row.type !== "EMAIL_OTP" && row.type !== "SMS_OTP") return { status: 201, body: toAuthMethod(row) };
-    const bundle = await issueOtpChallenge(tx, deps, row, credential.environment, now);
-    return { status: 201, body: toAuthMethod(row, { otpEncryptionTargetBundle: bundle }) };
-  }),
-);
+/** `ADD_CREDENTIAL`: the signed add creates the credential fixed at the first call, limits checked again. */
+export const performAddCredential: Performer = settlingErrors(async (tx, deps, request, _signer, now) => {
+  const body = request.context.body as CreateCredentialBody;
+  const credential = request.context.credential as NewCredential;
+  await lockAccount(tx, request.account_id);
+  const account = await findWalletAccount(tx, request.platform_id, request.account_id);
+  if (!account) throw new ApiError("ACCOUNT_NOT_FOUND");
+  await checkAddable(tx, account, body.type, credential);
+  const row = newAuthMethodRow({
+    platformId: request.platform_id,
+    accountId: account.id,
+    type: body.type,
+    nickname: credential.nickname,
+    now,
+  });
+  if (credential.oidc) {
+    row.oidc_issuer = credential.oidc.issuer;
+    row.oidc_audience = credential.oidc.audience;
+    row.oidc_subject = credential.oidc.subject;
+  }
+  if (credential.passkey) {
+    row.credential_id = credential.passkey.credentialId;
+    row.passkey_public_key = credential.passkey.publicKey;
+    row.passkey_counter = credential.passkey.counter;
+    row.passkey_transports = credential.passkey.transports;
+  }
+  await insertAuthMethod(tx, row);
+  if (row.type !== "EMAIL_OTP" && row.type !== "SMS_OTP") return { status: 201, body: toAuthMethod(row) };
+  const bundle = await issueOtpChallenge(tx, deps, row, credential.environment, now);
+  return { status: 201, body: toAuthMethod(row, { otpEncryptionTargetBundle: bundle }) };
+});

@@ -2,10 +2,12 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { errorResponses } from "../core/http/schemas.js";
-import { AccountParams } from "../customers/schemas.js";
 import { exportWallet } from "./export.js";
 import { SignedRetryChallenge, WalletOperationProcessing } from "./schemas.js";
 import { signedHttp } from "./signed-calls.js";
+
+/** The path of an embedded wallet (an internal account); the same shape as customers/schemas.ts AccountParams. */
+const AccountParams = Type.Object({ accountId: Type.String() });
 
 /** `POST /internal-accounts/{id}/export` body: an uncompressed P-256 key only (conventions §5.2). */
 export const ExportWalletBody = Type.Object(

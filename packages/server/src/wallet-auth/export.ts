@@ -2,34 +2,25 @@ import { randomBytes } from "node:crypto";
 import { p256 } from "@noble/curves/nist.js";
 import { entropyToMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
-import type { Executor, Tx } from "../core/db/db.js";
+import type { Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import { hpkeSeal } from "../core/hpke.js";
 import type { Caller } from "../core/http/context.js";
 import { secretsOf } from "../core/secrets/process-box.js";
 import type { SecretBox } from "../core/secrets/secret-box.js";
-import { findInternalAccount } from "../customers/accounts-store.js";
-import { walletProcessingDelayMs } from "../platform/platforms.js";
+import { findWalletAccount } from "./account-store.js";
+import { walletProcessingDelayMs } from "./auth-config.js";
 import { signedBundle } from "./bundle-signing.js";
+import { isActiveSessionKey } from "./sessions.js";
 import { type SignedHttp, settlingErrors, signedCall } from "./signed-calls.js";
 import type { SignedRequestRow } from "./signed-requests.js";
-import { registerPerformer, type SignedResponse, signedRetry } from "./signed-retry.js";
-import { activeSessionsByKey } from "./store.js";
+import type { Performer, SignedResponse } from "./signed-retry.js";
+import { signedRetry } from "./signed-retry.js";
 import { checkProvisioned, walletAccountOrThrow } from "./wallet-account.js";
 
 export interface ExportBody {
   clientPublicKey: string;
-}
-
-/** Whether `publicKey` is the key of an active session of one of `accountIds` at `now`. */
-export async function isActiveSessionKey(
-  db: Executor,
-  accountIds: string[],
-  publicKey: string,
-  now: Date,
-): Promise<boolean> {
-  return (await activeSessionsByKey(db, accountIds, publicKey, now)).length > 0;
 }
 
 /**
@@ -147,7 +138,7 @@ async function performExport(
     throw refused("the export challenge expired; start a new export");
   if (!(await isActiveSessionKey(tx, [request.account_id], signer, now)))
     throw refused("the signing session is no longer active; start a new export");
-  const account = await findInternalAccount(tx, request.platform_id, request.account_id);
+  const account = await findWalletAccount(tx, request.platform_id, request.account_id);
   if (!account) throw new Error(`signed request ${request.id} names a missing account`);
   checkProvisioned(account);
   const { clientPublicKey } = request.context.body as ExportBody;
@@ -162,4 +153,5 @@ async function performExport(
   return { status: 200, body: { id: account.id, encryptedWalletCredentials } };
 }
 
-registerPerformer("EXPORT_WALLET", settlingErrors(performExport));
+/** `EXPORT_WALLET`; its refusals settle the operation, so the reconciler does not retry it. */
+export const performExportWallet: Performer = settlingErrors(performExport);

@@ -3,7 +3,7 @@ import type { Deps } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import { sha256Hex } from "../core/hash.js";
 import type { Caller } from "../core/http/context.js";
-import { loadWalletAuthConfig } from "./auth-config-schema.js";
+import { loadWalletAuthConfig } from "./auth-config.js";
 import { checkClientPublicKey } from "./client-public-key.js";
 import { claimOidcToken } from "./oauth-tokens.js";
 import { checkOidcToken, oidcRefused } from "./oidc.js";

@@ -12,7 +12,8 @@ import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Environment } from "../core/http/context.js";
 import { outboundFetch } from "../core/outbound/fetch.js";
 import { PUBLIC_ONLY, type TargetPolicy } from "../core/outbound/targets.js";
-import { KNOWN_JWKS_URIS, type OidcProviderConfig, type WalletAuthConfig } from "./auth-config-schema.js";
+import type { OidcProviderConfig, WalletAuthConfig } from "../platform/wallet-auth-config.js";
+import { KNOWN_JWKS_URIS } from "./auth-config.js";
 
 /** Issuers a sandbox platform accepts without configuration; their signatures are not checked (§5.7). */
 export const SANDBOX_OIDC_ISSUERS: readonly string[] = [

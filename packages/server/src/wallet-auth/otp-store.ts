@@ -68,19 +68,59 @@ export async function markOtpChallenge(tx: Tx, id: string, state: "USED" | "VOID
 }
 
 /**
- * Whether another live wallet of the platform already ties this e-mail (EMAIL_OTP) or phone number
- * (SMS_OTP) to a credential of `type`, compared case-insensitively.
+ * Whether a live wallet of the platform other than `accountIds` already ties this e-mail (EMAIL_OTP) or
+ * phone number (SMS_OTP) to a credential of `type`, compared case-insensitively.
  */
 export async function contactTiedElsewhere(
   db: Executor,
-  account: { id: string; platform_id: string },
-  type: "EMAIL_OTP" | "SMS_OTP",
+  platformId: string,
+  accountIds: string[],
+  type: OtpType,
   contact: string,
 ): Promise<boolean> {
   const rows = await db.query(
-    `SELECT 1 FROM auth_methods WHERE platform_id = $1 AND type = $2 AND account_id <> $3
-       AND revoked_at IS NULL AND lower(nickname) = lower($4) LIMIT 1`,
-    [account.platform_id, type, account.id, contact],
+    `SELECT 1 FROM auth_methods WHERE platform_id = $1 AND type = $2 AND revoked_at IS NULL
+       AND NOT (account_id = ANY($3)) AND lower(nickname) = lower($4) LIMIT 1`,
+    [platformId, type, accountIds, contact],
   );
   return rows.length > 0;
+}
+
+export type OtpType = "EMAIL_OTP" | "SMS_OTP";
+
+/** A live OTP credential: its nickname is the contact (e-mail or phone number) it is tied to. */
+export interface OtpCredential {
+  id: string;
+  type: OtpType;
+  accountId: string;
+  nickname: string;
+}
+
+/** The live credentials of these OTP types on these accounts, locked, ordered by id (reads compare as lists). */
+export async function lockOtpCredentials(
+  tx: Tx,
+  accountIds: string[],
+  types: OtpType[],
+): Promise<OtpCredential[]> {
+  if (types.length === 0 || accountIds.length === 0) return [];
+  const rows = await tx.query<{ id: string; type: OtpType; account_id: string; nickname: string }>(
+    `SELECT id, type, account_id, nickname FROM auth_methods
+     WHERE account_id = ANY($1) AND type = ANY($2) AND revoked_at IS NULL ORDER BY id FOR UPDATE`,
+    [accountIds, types],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    accountId: row.account_id,
+    nickname: row.nickname,
+  }));
+}
+
+/** Ties an OTP credential to a new contact: its nickname follows the customer's e-mail or phone number. */
+export async function setOtpContact(tx: Tx, authMethodId: string, contact: string, now: Date): Promise<void> {
+  await tx.query("UPDATE auth_methods SET nickname = $2, updated_at = $3 WHERE id = $1", [
+    authMethodId,
+    contact,
+    now,
+  ]);
 }

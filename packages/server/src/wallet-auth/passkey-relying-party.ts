@@ -1,5 +1,5 @@
 import type { Environment } from "../core/http/context.js";
-import type { WalletAuthConfig } from "./auth-config-schema.js";
+import type { WalletAuthConfig } from "../platform/wallet-auth-config.js";
 
 /** Where a platform's passkeys live: the RP ID their authenticator data names and the origins allowed. */
 export interface RelyingParty {

@@ -7,7 +7,7 @@ import { canonicalJson, sha256Hex } from "../core/hash.js";
 import type { Caller } from "../core/http/context.js";
 import { newId, parseId } from "../core/ids.js";
 import { assertionSignatureVerifies } from "./assertion-signature.js";
-import { loadWalletAuthConfig } from "./auth-config-schema.js";
+import { loadWalletAuthConfig } from "./auth-config.js";
 import { checkClientPublicKey } from "./client-public-key.js";
 import type { PasskeyAuthChallenge } from "./credential-schemas.js";
 import { relyingParty } from "./passkey-relying-party.js";

@@ -3,13 +3,13 @@ import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
-import { findInternalAccount } from "../customers/accounts-store.js";
-import { walletProcessingDelayMs } from "../platform/platforms.js";
+import { findWalletAccount } from "./account-store.js";
+import { walletProcessingDelayMs } from "./auth-config.js";
 import type { RefreshSessionBody } from "./credential-schemas.js";
 import type { AuthSession } from "./schemas.js";
 import { openSession } from "./sessions.js";
 import { isFirstCall, type SignedHttp, settlingErrors, signedCall } from "./signed-calls.js";
-import { registerPerformer, type SignedResponse, signedRetry } from "./signed-retry.js";
+import { type Performer, type SignedResponse, signedRetry } from "./signed-retry.js";
 import {
   type AuthSessionRow,
   activeSessionsByKey,
@@ -30,7 +30,7 @@ export async function listSessions(
   accountId: string,
 ): Promise<{ data: AuthSession[] }> {
   const id = parseId("InternalAccount", accountId);
-  const account = id ? await findInternalAccount(deps.db, caller.platformId, id) : undefined;
+  const account = id ? await findWalletAccount(deps.db, caller.platformId, id) : undefined;
   if (!account) return { data: [] };
   checkProvisioned(account);
   const now = nowFor(deps, caller);
@@ -110,21 +110,19 @@ async function endingSession(tx: Tx, platformId: string, sessionId: string, now:
   return { session, method };
 }
 
-registerPerformer(
-  "REFRESH_SESSION",
-  settlingErrors(async (tx, _deps, request, _signer, now) => {
-    const { session, method } = await endingSession(
-      tx,
-      request.platform_id,
-      String(request.context.sessionId),
-      now,
-    );
-    const body = request.context.body as RefreshSessionBody;
-    await revokeSession(tx, session.id, now);
-    const renewed = await openSession(tx, method, body.clientPublicKey, now);
-    return { status: 201, body: toAuthSession(renewed, method) };
-  }),
-);
+/** `REFRESH_SESSION`: revokes the session and opens its successor for `clientPublicKey`. */
+export const performRefreshSession: Performer = settlingErrors(async (tx, _deps, request, _signer, now) => {
+  const { session, method } = await endingSession(
+    tx,
+    request.platform_id,
+    String(request.context.sessionId),
+    now,
+  );
+  const body = request.context.body as RefreshSessionBody;
+  await revokeSession(tx, session.id, now);
+  const renewed = await openSession(tx, method, body.clientPublicKey, now);
+  return { status: 201, body: toAuthSession(renewed, method) };
+});
 
 /**
  * `DELETE /auth/sessions/{id}` (conventions §5.2): any active session of the account may sign, this one
@@ -158,11 +156,9 @@ export async function revokeSessionCall(
   });
 }
 
-registerPerformer(
-  "REVOKE_SESSION",
-  settlingErrors(async (tx, _deps, request, _signer, now) => {
-    const { session } = await endingSession(tx, request.platform_id, String(request.context.sessionId), now);
-    await revokeSession(tx, session.id, now);
-    return { status: 204, body: null };
-  }),
-);
+/** `REVOKE_SESSION`: ends the session. */
+export const performRevokeSession: Performer = settlingErrors(async (tx, _deps, request, _signer, now) => {
+  const { session } = await endingSession(tx, request.platform_id, String(request.context.sessionId), now);
+  await revokeSession(tx, session.id, now);
+  return { status: 204, body: null };
+});

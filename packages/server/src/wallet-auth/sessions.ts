@@ -1,11 +1,11 @@
 import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { createBase58check } from "@scure/base";
-import type { Tx } from "../core/db/db.js";
+import type { Executor, Tx } from "../core/db/db.js";
 import { hpkeSeal } from "../core/hpke.js";
 import { newId } from "../core/ids.js";
 import type { AuthSession } from "./schemas.js";
-import { type AuthMethodRow, type AuthSessionRow, insertSession } from "./store.js";
+import { type AuthMethodRow, type AuthSessionRow, activeSessionsByKey, insertSession } from "./store.js";
 import { toAuthSession } from "./wire.js";
 
 /** A session lasts 15 minutes from creation; use does not extend it (conventions §5.1). */
@@ -66,4 +66,14 @@ export async function openSealedSession(
   const bundle = base58check.encode(new Uint8Array([...compressedEnc, ...ciphertext]));
   secretKey.fill(0);
   return toAuthSession(session, method, bundle);
+}
+
+/** Whether `publicKey` is the key of an active session of one of `accountIds` at `now`. */
+export async function isActiveSessionKey(
+  db: Executor,
+  accountIds: string[],
+  publicKey: string,
+  now: Date,
+): Promise<boolean> {
+  return (await activeSessionsByKey(db, accountIds, publicKey, now)).length > 0;
 }

@@ -26,17 +26,29 @@ export type Performer = (
   now: Date,
 ) => Promise<SignedResponse>;
 
-const performers = new Map<store.SignedAction, Performer>();
+/** The actions this mechanism runs: a `PASSKEY_AUTH` row is a passkey challenge, completed by passkey.ts. */
+export type PerformedAction = Exclude<store.SignedAction, "PASSKEY_AUTH">;
 
-function performerOf(action: store.SignedAction): Performer {
-  const performer = performers.get(action);
-  if (!performer) throw new Error(`no performer registered for ${action}`);
-  return performer;
+/**
+ * The operation behind each signed action: one explicit table, built at the composition root
+ * (src/signed-retry-performers.ts), since its performers belong to areas above wallet-auth too
+ * (customers' contact change and account update).
+ */
+export type SignedRetryPerformers = Readonly<Record<PerformedAction, Performer>>;
+
+// Deps carries the table to the requests and to the reconciler job (reconcile-jobs.ts). It is declared
+// here, by merging into Deps, so that core names no area (like core/http/context.ts does for Fastify).
+declare module "../core/deps.js" {
+  interface Deps {
+    /** The signed-retry performers (src/signed-retry-performers.ts); main.ts and the test harness set it. */
+    signedRetryPerformers?: SignedRetryPerformers;
+  }
 }
 
-/** Registers the operation behind a signed action (one per action, at module load). */
-export function registerPerformer(action: store.SignedAction, performer: Performer): void {
-  performers.set(action, performer);
+function performerOf(deps: Deps, action: store.SignedAction): Performer {
+  const performer = action === "PASSKEY_AUTH" ? undefined : deps.signedRetryPerformers?.[action];
+  if (!performer) throw new Error(`no performer for ${action} in Deps.signedRetryPerformers`);
+  return performer;
 }
 
 export interface SignedCall {
@@ -130,7 +142,7 @@ export async function signedRetry(tx: Tx, deps: Deps, call: SignedCall): Promise
             status: row.result_status ?? 200,
             body: row.result_body === "" ? null : JSON.parse(row.result_body),
           }
-        : await performerOf(row.action)(tx, deps, row, stamp.publicKey, call.now);
+        : await performerOf(deps, row.action)(tx, deps, row, stamp.publicKey, call.now);
     await store.markAnswered(tx, row.id);
     return result;
   }
@@ -203,7 +215,7 @@ async function issue(tx: Tx, call: SignedCall): Promise<store.SignedRequestRow> 
 }
 
 /**
- * Runs the registered operation and records its end. `answered`: the client receives this result now, so
+ * Runs the action's operation and records its end. `answered`: the client receives this result now, so
  * the requestId is spent; otherwise (the reconciler) the result waits for the identical request that was
  * answered PROCESSING, and only a result that may be kept is stored (never a wallet export's).
  */
@@ -213,7 +225,7 @@ export async function complete(
   row: store.SignedRequestRow,
   end: { signer: string; stampSha256: string | null; now: Date; answered: boolean },
 ): Promise<SignedResponse> {
-  const result = await performerOf(row.action)(tx, deps, row, end.signer, end.now);
+  const result = await performerOf(deps, row.action)(tx, deps, row, end.signer, end.now);
   const keep = !end.answered && row.action !== "EXPORT_WALLET";
   await store.markCompleted(
     tx,

@@ -2,16 +2,14 @@ import type { Executor, Tx } from "../core/db/db.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
-import { findAccountOrThrow } from "../customers/accounts.js";
-import type { InternalAccountRow } from "../customers/accounts-store.js";
-import { findCustomer } from "../customers/store.js";
+import { findCustomerProfile, findWalletAccount, type WalletAccountRow } from "./account-store.js";
 import { type AuthMethodRow, findAuthMethod, findAuthMethodInAnyState } from "./store.js";
 
 /** Account states in which an embedded wallet is provisioned (docs/decisions.md "Embedded wallet authentication"). */
 const provisionedStatuses = new Set(["ACTIVE", "FROZEN"]);
 
 /** `409 WALLET_NOT_PROVISIONED` unless the account is an ACTIVE or FROZEN EMBEDDED_WALLET (conventions §5.8). */
-export function checkProvisioned(account: InternalAccountRow): void {
+export function checkProvisioned(account: WalletAccountRow): void {
   if (account.type !== "EMBEDDED_WALLET")
     throw new ApiError("WALLET_NOT_PROVISIONED", {
       reason: `Internal account ${account.id} is ${account.type}, not an embedded wallet.`,
@@ -27,8 +25,10 @@ export async function walletAccountOrThrow(
   db: Executor,
   caller: Caller,
   rawId: string,
-): Promise<InternalAccountRow> {
-  const account = await findAccountOrThrow(db, caller, rawId);
+): Promise<WalletAccountRow> {
+  const id = parseId("InternalAccount", rawId);
+  const account = id ? await findWalletAccount(db, caller.platformId, id) : undefined;
+  if (!account) throw new ApiError("ACCOUNT_NOT_FOUND", { reason: `No internal account ${rawId}.` });
   checkProvisioned(account);
   return account;
 }
@@ -69,12 +69,12 @@ export async function lockAccount(tx: Tx, accountId: string): Promise<void> {
 /** The e-mail and phone number on file for the wallet's customer. */
 export async function customerContacts(
   db: Executor,
-  account: InternalAccountRow,
+  account: WalletAccountRow,
 ): Promise<{ email?: string; phoneNumber?: string }> {
   if (!account.customer_id) return {};
-  const customer = await findCustomer(db, account.platform_id, account.customer_id);
-  const email = customer?.profile.email;
-  const phoneNumber = customer?.profile.phoneNumber;
+  const profile = await findCustomerProfile(db, account.platform_id, account.customer_id);
+  const email = profile?.email;
+  const phoneNumber = profile?.phoneNumber;
   return {
     ...(typeof email === "string" ? { email } : {}),
     ...(typeof phoneNumber === "string" ? { phoneNumber } : {}),

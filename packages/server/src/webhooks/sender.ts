@@ -1,3 +1,4 @@
+import type { WebhookTimeouts } from "../core/deps.js";
 import {
   classifyError,
   type OutboundErrorClass,
@@ -7,12 +8,7 @@ import {
 } from "../core/outbound/request.js";
 import type { TargetPolicy } from "../core/outbound/targets.js";
 
-/** Webhook sender timeouts (conventions §7.1): 5 s to connect, 15 s in total. Tests shorten them. */
-export interface WebhookTimeouts {
-  connectTimeoutMs: number;
-  totalTimeoutMs: number;
-}
-
+/** The conventions §7.1 timeouts: 5 s to connect, 15 s in total. */
 export const DEFAULT_WEBHOOK_TIMEOUTS: WebhookTimeouts = { connectTimeoutMs: 5_000, totalTimeoutMs: 15_000 };
 
 /** The response body kept for the sandbox test answer (conventions §7.3: cut at 4 KiB). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DELAYED_ACTIVATION_MS } from "../../src/cards/issue.js";
 import type { Card } from "../../src/cards/schemas.js";
-import { openCustomerAccounts } from "../../src/customers/accounts.js";
+import { openCustomerAccounts } from "../../src/customers/open-accounts.js";
 import { insertCustomer } from "../../src/customers/store.js";
 import { startServer, type TestClient, type TestServer } from "../harness.js";
 import {

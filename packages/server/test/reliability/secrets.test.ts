@@ -3,7 +3,7 @@ import { entropyToMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sandboxCvv, sandboxPan } from "../../src/cards/pan.js";
-import { unconfiguredOtpSender } from "../../src/wallet-auth/otp-sender.js";
+import { unconfiguredOtpSender } from "../../src/core/otp-sender.js";
 import { activeCard, cardPlatform, fund, newCardholder } from "../cards/helpers.js";
 import { authorize } from "../cards/transaction-helpers.js";
 import {

@@ -1,8 +1,8 @@
 import { createHash, createHmac } from "node:crypto";
 import { generateP256KeyPair } from "@turnkey/crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { OtpMessage } from "../../src/core/otp-sender.js";
 import { SealedValueError } from "../../src/core/secrets/secret-box.js";
-import type { OtpMessage } from "../../src/wallet-auth/otp-sender.js";
 import { startServer, type TestServer } from "../harness.js";
 import { newWalletCustomer, otpLogin, otpVerifyChallenge, signedRequest } from "../wallet-auth/client.js";
 import {

@@ -6,7 +6,7 @@ import { expect } from "vitest";
 import { ApiError } from "../../src/core/errors/api-error.js";
 import type { Caller, Environment } from "../../src/core/http/context.js";
 import { newId } from "../../src/core/ids.js";
-import type { WalletAuthConfig } from "../../src/wallet-auth/auth-config-schema.js";
+import type { WalletAuthConfig } from "../../src/platform/wallet-auth-config.js";
 import { openSession } from "../../src/wallet-auth/sessions.js";
 import { type AuthMethodRow, insertAuthMethod } from "../../src/wallet-auth/store.js";
 import type { Credentials, TestClient, TestResponse, TestServer } from "../harness.js";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ControlledClock } from "../../src/core/clock.js";
 import { canonicalJson, sha256Hex } from "../../src/core/hash.js";
 import { hpkeSeal } from "../../src/core/hpke.js";
-import type { OtpMessage } from "../../src/wallet-auth/otp-sender.js";
+import type { OtpMessage } from "../../src/core/otp-sender.js";
 import { startServer, type TestClient, type TestServer, testLogger } from "../harness.js";
 import {
   type AuthMethodBody,

@@ -6,7 +6,7 @@ import type { Environment } from "../../src/core/http/context.js";
 import { JobRunner } from "../../src/core/jobs/jobs.js";
 import type { OutboundSettings } from "../../src/core/outbound/targets.js";
 import { jobHandlers } from "../../src/jobs.js";
-import { createPlatform } from "../../src/platform/platforms.js";
+import { createPlatform } from "../../src/platform-config/platforms.js";
 import { type Credentials, TestClient, type TestServer } from "../harness.js";
 import { serveApp } from "../worker-app.js";
 

@@ -1,8 +1,8 @@
 import type { Tx } from "../../core/db/db.js";
 import { enqueueEvent } from "../../webhooks/outbox.js";
-import { toExternalAccount } from "../external-accounts.js";
 import type { ExternalAccount } from "../schemas.js";
 import { type ExternalAccountRow, updateStatus } from "../store.js";
+import { toExternalAccount } from "../wire.js";
 import { type ChallengeRow, type ChallengeState, finishChallengeRow } from "./store.js";
 
 /** Moves an external account to `status` and announces it; nothing happens when it is already there. */

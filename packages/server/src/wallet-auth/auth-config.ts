@@ -1,59 +1,11 @@
-import { type Static, Type } from "typebox";
 import type { Executor } from "../core/db/db.js";
 import type { FieldError } from "../core/errors/api-error.js";
 import { type TargetPolicy, targetProblem } from "../core/outbound/targets.js";
-import { findPlatform } from "../platform/store.js";
+import { findPlatform, type PlatformRow } from "../platform/store.js";
+import type { WalletAuthConfig } from "../platform/wallet-auth-config.js";
 
-// `platforms.wallet_auth_config` (docs/decisions.md "Embedded wallet authentication"): where passkeys may be
-// used (conventions §5.6) and which OIDC providers production platforms accept (conventions §5.7).
-
-/** A DNS name: what WebAuthn accepts as an RP ID (no scheme, port, path or IP literal check beyond this). */
-const hostnamePattern =
-  "^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$";
-
-/** The WebAuthn relying party: assertions must name `rpId` and come from one of `origins` exactly. */
-export const PasskeyConfig = Type.Object(
-  {
-    rpId: Type.String({ minLength: 1, maxLength: 253, pattern: hostnamePattern }),
-    /** `https://host[:port]` (host = rpId or a subdomain of it), `http://localhost[:port]`, or `android:apk-key-hash:…`. */
-    origins: Type.Array(Type.String({ minLength: 1, maxLength: 512 }), {
-      minItems: 1,
-      maxItems: 20,
-      uniqueItems: true,
-    }),
-  },
-  { additionalProperties: false },
-);
-export type PasskeyConfig = Static<typeof PasskeyConfig>;
-
-/** An OIDC provider whose ID tokens OAUTH credentials accept: exact `iss`, allowed `aud`, its key set. */
-export const OidcProviderConfig = Type.Object(
-  {
-    issuer: Type.String({ minLength: 1, maxLength: 512 }),
-    audiences: Type.Array(Type.String({ minLength: 1, maxLength: 512 }), {
-      minItems: 1,
-      maxItems: 20,
-      uniqueItems: true,
-    }),
-    /**
-     * https (or http on a loopback host), at an address the platform may reach: a public one, for
-     * production platforms (docs/decisions.md "Security (issue 16)"); optional for Google and Apple.
-     */
-    jwksUri: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-  },
-  { additionalProperties: false },
-);
-export type OidcProviderConfig = Static<typeof OidcProviderConfig>;
-
-/** The passkey and OIDC part of `walletAuthConfig` (`GET /config`, `PATCH /config`: each given key replaces the stored one). */
-export const WalletAuthConfig = Type.Object(
-  {
-    passkey: Type.Optional(PasskeyConfig),
-    oidcProviders: Type.Optional(Type.Array(OidcProviderConfig, { maxItems: 20 })),
-  },
-  { additionalProperties: false },
-);
-export type WalletAuthConfig = Static<typeof WalletAuthConfig>;
+// The platform's wallet-auth settings (`platforms.wallet_auth_config`, shaped by
+// platform/wallet-auth-config.ts): the rules `PATCH /config` checks beyond the schema, and their reads.
 
 /** Key sets of the issuers a provider entry may name without `jwksUri`. */
 export const KNOWN_JWKS_URIS: Readonly<Record<string, string>> = {
@@ -172,4 +124,19 @@ export function readWalletAuthConfig(stored: unknown): WalletAuthConfig {
 export async function loadWalletAuthConfig(db: Executor, platformId: string): Promise<WalletAuthConfig> {
   const platform = await findPlatform(db, platformId);
   return readWalletAuthConfig(platform?.wallet_auth_config);
+}
+
+/**
+ * The sandbox PROCESSING delay of signed retries (`walletAuthConfig.sandboxProcessingDelayMs`): what every
+ * signed-retry endpoint passes to `signedRetry` as `processingDelayMs`. Always 0 outside the sandbox.
+ */
+export function sandboxProcessingDelayMs(row: Pick<PlatformRow, "environment" | "wallet_auth_config">) {
+  const delay = row.wallet_auth_config.sandboxProcessingDelayMs;
+  return row.environment === "SANDBOX" && typeof delay === "number" ? delay : 0;
+}
+
+/** `sandboxProcessingDelayMs` of a platform read by id (inside the signed-retry transaction). */
+export async function walletProcessingDelayMs(db: Executor, platformId: string): Promise<number> {
+  const row = await findPlatform(db, platformId);
+  return row ? sandboxProcessingDelayMs(row) : 0;
 }

@@ -1,6 +1,6 @@
 import type { Static } from "typebox";
 import { insertNewToken } from "../auth/tokens.js";
-import type { Executor, Tx } from "../core/db/db.js";
+import type { Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, type FieldError, invalidInput } from "../core/errors/api-error.js";
 import type { Caller, Environment } from "../core/http/context.js";
@@ -8,8 +8,27 @@ import { newId } from "../core/ids.js";
 import { type TargetPolicy, targetPolicy, targetProblem } from "../core/outbound/targets.js";
 import { secretsOf } from "../core/secrets/process-box.js";
 import type { SecretBox } from "../core/secrets/secret-box.js";
-import { openPlatformAccount } from "../customers/accounts.js";
-import { readWalletAuthConfig, walletAuthConfigProblems } from "../wallet-auth/auth-config-schema.js";
+import { openPlatformAccount } from "../customers/open-accounts.js";
+import { revealOriginProblems } from "../platform/card-reveal-origins.js";
+import type {
+  CardTokenization2faConfig,
+  PlatformConfig as PlatformConfigSchema,
+  RailFeeConfig,
+  UpdateConfigBody,
+  UpdateWalletAuthConfig,
+} from "../platform/schemas.js";
+import {
+  findPlatform,
+  insertPlatform,
+  lockPlatform,
+  type PlatformRow,
+  updatePlatformConfig,
+} from "../platform/store.js";
+import {
+  readWalletAuthConfig,
+  sandboxProcessingDelayMs,
+  walletAuthConfigProblems,
+} from "../wallet-auth/auth-config.js";
 import {
   bundleSigningKey,
   newBundleSigningKey,
@@ -17,15 +36,11 @@ import {
 } from "../wallet-auth/bundle-signing.js";
 import { enqueueEvent } from "../webhooks/outbox.js";
 import { createFirstSigningKey } from "../webhooks/signing-keys.js";
-import { revealOriginProblems } from "./card-reveal-origins.js";
-import type {
-  CardTokenization2faConfig,
-  PlatformConfig as PlatformConfigSchema,
-  RailFeeConfig,
-  UpdateConfigBody,
-  UpdateWalletAuthConfig,
-} from "./schemas.js";
-import * as store from "./store.js";
+
+// Creating and configuring a platform (`GET`/`PATCH /config`, `paysvc create-platform`, the sandbox's
+// first start): above the areas whose rows a platform starts with (its API token, webhook signing key,
+// bundle-signing key and sandbox account) and whose settings PATCH /config checks. platform/ holds the
+// platform row they all read, so it imports none of them.
 
 export const SANDBOX_CURRENCIES = ["USD", "USDB"];
 /** Default live-card cap per platform (docs/decisions.md "Cards"); no per-cardholder cap by default. */
@@ -36,23 +51,8 @@ export const DEFAULT_CARD_TOKENIZATION_2FA = {
 
 export type PlatformConfig = Static<typeof PlatformConfigSchema>;
 
-/**
- * The sandbox PROCESSING delay of signed retries (`walletAuthConfig.sandboxProcessingDelayMs`): what every
- * signed-retry endpoint passes to `signedRetry` as `processingDelayMs`. Always 0 outside the sandbox.
- */
-export function sandboxProcessingDelayMs(row: Pick<store.PlatformRow, "environment" | "wallet_auth_config">) {
-  const delay = row.wallet_auth_config.sandboxProcessingDelayMs;
-  return row.environment === "SANDBOX" && typeof delay === "number" ? delay : 0;
-}
-
-/** `sandboxProcessingDelayMs` of a platform read by id (inside the signed-retry transaction). */
-export async function walletProcessingDelayMs(db: Executor, platformId: string): Promise<number> {
-  const row = await store.findPlatform(db, platformId);
-  return row ? sandboxProcessingDelayMs(row) : 0;
-}
-
 /** The wire PlatformConfig; the row must already hold its bundle-signing key (see withBundleSigningKey). */
-export function toPlatformConfig(row: store.PlatformRow): PlatformConfig {
+export function toPlatformConfig(row: PlatformRow): PlatformConfig {
   const bundleSigningPublicKey = storedBundleSigningPublicKey(row.wallet_auth_config);
   if (!bundleSigningPublicKey) throw new Error(`platform ${row.id} has no bundle-signing key yet`);
   return {
@@ -98,7 +98,7 @@ export async function createPlatform(
   const id = newId("Platform");
   const bundleSigningKey = await newBundleSigningKey(secrets, id);
   return deps.db.transaction(async (tx) => {
-    const row: store.PlatformRow = {
+    const row: PlatformRow = {
       id,
       name: input.name,
       environment: input.environment,
@@ -114,7 +114,7 @@ export async function createPlatform(
       created_at: now,
       updated_at: now,
     };
-    await store.insertPlatform(tx, row);
+    await insertPlatform(tx, row);
     await createFirstSigningKey(tx, row.id, now, secrets);
     if (input.environment === "SANDBOX") await openPlatformAccount(tx, row.id, "USD", now);
     const token = await insertNewToken(
@@ -131,20 +131,16 @@ export async function createPlatform(
 }
 
 /** The row with its bundle-signing key: platforms made before the key existed get theirs now. */
-async function withBundleSigningKey(
-  tx: Tx,
-  secrets: SecretBox,
-  row: store.PlatformRow,
-): Promise<store.PlatformRow> {
+async function withBundleSigningKey(tx: Tx, secrets: SecretBox, row: PlatformRow): Promise<PlatformRow> {
   if (storedBundleSigningPublicKey(row.wallet_auth_config)) return row;
   await bundleSigningKey(tx, secrets, row.id);
-  const reread = await store.findPlatform(tx, row.id);
+  const reread = await findPlatform(tx, row.id);
   if (!reread) throw new ApiError("PLATFORM_NOT_FOUND");
   return reread;
 }
 
 export async function getConfig(deps: Deps, caller: Caller): Promise<PlatformConfig> {
-  const row = await store.findPlatform(deps.db, caller.platformId);
+  const row = await findPlatform(deps.db, caller.platformId);
   if (!row) throw new ApiError("PLATFORM_NOT_FOUND");
   if (storedBundleSigningPublicKey(row.wallet_auth_config)) return toPlatformConfig(row);
   return toPlatformConfig(await deps.db.transaction((tx) => withBundleSigningKey(tx, secretsOf(deps), row)));
@@ -187,7 +183,7 @@ function checkWebhookTarget(endpoint: string, policy: TargetPolicy): void {
   if (problem) throw invalidInput([{ field: "webhookEndpoint", message: problem }]);
 }
 
-/** Passkey origins and OIDC providers (auth-config-schema.ts); the PROCESSING delay is a sandbox testing aid. */
+/** Passkey origins and OIDC providers (wallet-auth/auth-config.ts); the PROCESSING delay is a sandbox testing aid. */
 function checkWalletAuthConfig(
   changes: UpdateWalletAuthConfig,
   environment: Environment,
@@ -214,7 +210,7 @@ export async function updateConfig(
 ): Promise<PlatformConfig> {
   if (changes.feeConfigs) checkFeeConfigs(changes.feeConfigs);
   return deps.db.transaction(async (tx) => {
-    const row = await store.lockPlatform(tx, caller.platformId);
+    const row = await lockPlatform(tx, caller.platformId);
     if (!row) throw new ApiError("PLATFORM_NOT_FOUND");
     const policy = targetPolicy(deps.outbound, row.environment);
     if (changes.webhookEndpoint) {
@@ -230,7 +226,7 @@ export async function updateConfig(
     }
     const supportedCurrencies = changes.supportedCurrencies && [...new Set(changes.supportedCurrencies)];
     const now = nowFor(deps, caller);
-    const updated = await store.updatePlatformConfig(
+    const updated = await updatePlatformConfig(
       tx,
       row.id,
       { ...changes, ...(supportedCurrencies ? { supportedCurrencies } : {}) },

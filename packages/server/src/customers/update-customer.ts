@@ -1,33 +1,72 @@
-import type { Executor, Tx } from "../core/db/db.js";
-import type { Deps } from "../core/deps.js";
+import type { Tx } from "../core/db/db.js";
+import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
-import { applyCustomerUpdate, type CustomerInput } from "../customers/customers.js";
-import { type CustomerRow, findCustomer } from "../customers/store.js";
-import { isActiveSessionKey } from "./export.js";
-import { isFirstCall, type SignedHttp, signedCall } from "./signed-calls.js";
-import type { SignedRequestRow } from "./signed-requests.js";
-import { registerPerformer, type SignedResponse, signedRetry } from "./signed-retry.js";
+import {
+  contactTiedElsewhere,
+  lockOtpCredentials,
+  type OtpCredential,
+  type OtpType,
+  setOtpContact,
+} from "../wallet-auth/otp-store.js";
+import { isActiveSessionKey } from "../wallet-auth/sessions.js";
+import { isFirstCall, type SignedHttp, signedCall } from "../wallet-auth/signed-calls.js";
+import type { SignedRequestRow } from "../wallet-auth/signed-requests.js";
+import { type SignedResponse, signedRetry } from "../wallet-auth/signed-retry.js";
+import { listAccountsOfCustomer } from "./accounts-store.js";
+import { consentsOf } from "./agreements.js";
+import {
+  applyCustomerUpdate,
+  type CustomerInput,
+  checkTypeFields,
+  checkUmaAddress,
+  findActiveCustomerOrThrow,
+  mapConflicts,
+} from "./customers.js";
+import { type CustomerRow, findCustomer } from "./store.js";
 
-// `PATCH /customers/{customerId}` changing `email` or `phoneNumber` while OTP credentials are tied to them
-// (conventions §2.1, §5.2): the change becomes a signed retry (`UPDATE_CUSTOMER`), and the tied
-// credentials' nicknames follow the customer in the same transaction.
-
-type OtpType = "EMAIL_OTP" | "SMS_OTP";
-
-/** A tied credential as recorded at the first call: the set the signer approved. */
-interface TiedCredential {
-  id: string;
-  type: OtpType;
-  accountId: string;
-  nickname: string;
-}
+// `PATCH /customers/{customerId}`, the contact change included, as one operation. Changing `email` or
+// `phoneNumber` while OTP credentials are tied to them (conventions §2.1, §5.2) is a signed retry
+// (`UPDATE_CUSTOMER`), and the tied credentials' nicknames follow the customer in the same transaction.
 
 const contactOf = { EMAIL_OTP: "email", SMS_OTP: "phoneNumber" } as const;
 const codes = {
   EMAIL_OTP: { taken: "EMAIL_OTP_EMAIL_ALREADY_EXISTS", changed: "EMAIL_OTP_CREDENTIAL_SET_CHANGED" },
   SMS_OTP: { taken: "SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS", changed: "SMS_OTP_CREDENTIAL_SET_CHANGED" },
 } as const;
+
+/**
+ * `PATCH /customers/{id}`: merges profile fields and records new consents; KYC status is not touched.
+ * Changing `email` or `phoneNumber` while OTP credentials are tied to it is a signed retry (§5.2):
+ * `202`, then the signed request applies it (performContactChange).
+ */
+export async function updateCustomer(
+  deps: Deps,
+  caller: Caller,
+  rawId: string,
+  input: CustomerInput,
+  http: SignedHttp,
+): Promise<{ status: number; body: unknown }> {
+  checkUmaAddress(input.umaAddress);
+  consentsOf(input); // checked here too, so a bad consent is 400 before the customer's 404
+  return mapConflicts(
+    () =>
+      deps.db.transaction(async (tx) => {
+        const row = await findActiveCustomerOrThrow(tx, caller, rawId);
+        checkTypeFields(row.customer_type, input);
+        const now = nowFor(deps, caller);
+        const signed = await signedContactChange(tx, deps, {
+          caller,
+          customer: row,
+          body: input,
+          http,
+          now,
+        });
+        return signed ?? { status: 200, body: await applyCustomerUpdate(tx, row, input, now) };
+      }),
+    input,
+  );
+}
 
 /** The OTP types whose contact this PATCH changes (a value equal to the one on file is no change). */
 function changedTypes(customer: CustomerRow, input: CustomerInput): OtpType[] {
@@ -37,32 +76,14 @@ function changedTypes(customer: CustomerRow, input: CustomerInput): OtpType[] {
   });
 }
 
-async function embeddedWallets(db: Executor, customerId: string): Promise<string[]> {
-  const rows = await db.query<{ id: string }>(
-    "SELECT id FROM internal_accounts WHERE customer_id = $1 AND type = 'EMBEDDED_WALLET' ORDER BY created_at, id",
-    [customerId],
-  );
-  return rows.map((row) => row.id);
-}
-
 /**
- * The live credentials of these types on the customer's embedded wallets: every EMAIL_OTP (SMS_OTP)
- * credential of a customer's wallet is tied to the customer's e-mail (phone) on file (interface,
- * Authentication rule 3), so all of them follow a change. Ordered, so two reads compare as lists.
+ * The customer's embedded wallets, oldest first. Every EMAIL_OTP (SMS_OTP) credential of a customer's
+ * wallet is tied to the customer's e-mail (phone) on file (interface, Authentication rule 3), so the live
+ * ones of all these wallets (lockOtpCredentials) follow a change.
  */
-async function tiedCredentials(tx: Tx, wallets: string[], types: OtpType[]): Promise<TiedCredential[]> {
-  if (types.length === 0 || wallets.length === 0) return [];
-  const rows = await tx.query<{ id: string; type: OtpType; account_id: string; nickname: string }>(
-    `SELECT id, type, account_id, nickname FROM auth_methods
-     WHERE account_id = ANY($1) AND type = ANY($2) AND revoked_at IS NULL ORDER BY id FOR UPDATE`,
-    [wallets, types],
-  );
-  return rows.map((row) => ({
-    id: row.id,
-    type: row.type,
-    accountId: row.account_id,
-    nickname: row.nickname,
-  }));
+async function embeddedWallets(tx: Tx, customerId: string): Promise<string[]> {
+  const accounts = await listAccountsOfCustomer(tx, customerId);
+  return accounts.filter((account) => account.type === "EMBEDDED_WALLET").map((account) => account.id);
 }
 
 /** `409 …_ALREADY_EXISTS` when another customer's wallet already has the new contact on such a credential. */
@@ -70,24 +91,19 @@ async function checkContactFree(
   tx: Tx,
   platformId: string,
   wallets: string[],
-  tied: TiedCredential[],
+  tied: OtpCredential[],
   input: CustomerInput,
 ): Promise<void> {
   for (const type of new Set(tied.map((credential) => credential.type))) {
     const contact = String(input[contactOf[type]]);
-    const [taken] = await tx.query(
-      `SELECT 1 FROM auth_methods WHERE platform_id = $1 AND type = $2 AND revoked_at IS NULL
-         AND NOT (account_id = ANY($3)) AND lower(nickname) = lower($4) LIMIT 1`,
-      [platformId, type, wallets, contact],
-    );
-    if (taken)
+    if (await contactTiedElsewhere(tx, platformId, wallets, type, contact))
       throw new ApiError(codes[type].taken, {
         reason: `${contact} is already tied to another customer's embedded wallet ${type} credential.`,
       });
   }
 }
 
-const sameSet = (a: TiedCredential[], b: TiedCredential[]) =>
+const sameSet = (a: OtpCredential[], b: OtpCredential[]) =>
   a.length === b.length &&
   a.every((x, i) => x.id === b[i]?.id && x.nickname === b[i]?.nickname && x.accountId === b[i]?.accountId);
 
@@ -97,7 +113,7 @@ const sameSet = (a: TiedCredential[], b: TiedCredential[]) =>
  * operation is bound to the first wallet holding a tied credential; a session of any of the customer's
  * embedded wallets may sign it. Never PROCESSING: the interface does not list this endpoint for it.
  */
-export async function signedCustomerUpdate(
+async function signedContactChange(
   tx: Tx,
   deps: Deps,
   input: { caller: Caller; customer: CustomerRow; body: CustomerInput; http: SignedHttp; now: Date },
@@ -105,7 +121,7 @@ export async function signedCustomerUpdate(
   const { caller, customer, body, http, now } = input;
   const types = changedTypes(customer, body);
   const wallets = await embeddedWallets(tx, customer.id);
-  const tied = await tiedCredentials(tx, wallets, types);
+  const tied = await lockOtpCredentials(tx, wallets, types);
   if (isFirstCall(http)) {
     if (tied.length === 0) return undefined;
     await checkContactFree(tx, caller.platformId, wallets, tied, body);
@@ -129,10 +145,11 @@ export async function signedCustomerUpdate(
 }
 
 /**
- * The signed change: the tied set must be the one the signer approved (`409 …_CREDENTIAL_SET_CHANGED`
- * otherwise), the new contact still free, then the customer and the credentials' nicknames change together.
+ * `UPDATE_CUSTOMER`, the signed change: the tied set must be the one the signer approved
+ * (`409 …_CREDENTIAL_SET_CHANGED` otherwise), the new contact still free, then the customer and the
+ * credentials' nicknames change together.
  */
-async function performCustomerUpdate(
+export async function performContactChange(
   tx: Tx,
   _deps: Deps,
   request: SignedRequestRow,
@@ -140,7 +157,7 @@ async function performCustomerUpdate(
   now: Date,
 ): Promise<SignedResponse> {
   const body = request.context.body as CustomerInput;
-  const approved = request.context.tied as TiedCredential[];
+  const approved = request.context.tied as OtpCredential[];
   const customer = await findCustomer(tx, request.platform_id, String(request.context.customerId), true);
   if (!customer) throw new Error(`signed request ${request.id} names a missing customer`);
   if (customer.is_deleted)
@@ -150,7 +167,7 @@ async function performCustomerUpdate(
   const types = [
     ...new Set([...approved.map((credential) => credential.type), ...changedTypes(customer, body)]),
   ];
-  const current = await tiedCredentials(tx, wallets, types);
+  const current = await lockOtpCredentials(tx, wallets, types);
   for (const type of types) {
     if (
       !sameSet(
@@ -164,14 +181,7 @@ async function performCustomerUpdate(
   }
   await checkContactFree(tx, request.platform_id, wallets, current, body);
   const updated = await applyCustomerUpdate(tx, customer, body, now);
-  for (const credential of current) {
-    await tx.query("UPDATE auth_methods SET nickname = $2, updated_at = $3 WHERE id = $1", [
-      credential.id,
-      String(body[contactOf[credential.type]]),
-      now,
-    ]);
-  }
+  for (const credential of current)
+    await setOtpContact(tx, credential.id, String(body[contactOf[credential.type]]), now);
   return { status: 200, body: updated };
 }
-
-registerPerformer("UPDATE_CUSTOMER", performCustomerUpdate);

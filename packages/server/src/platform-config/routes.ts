@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../core/deps.js";
 import { errorResponses } from "../core/http/schemas.js";
+import { PlatformConfig, UpdateConfigBody } from "../platform/schemas.js";
 import { getConfig, updateConfig } from "./platforms.js";
-import { PlatformConfig, UpdateConfigBody } from "./schemas.js";
 
 export const configRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const tags = ["Platform configuration"];

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { Deps } from "../core/deps.js";
+
+// OTP delivery: an outside service (e-mail and SMS providers) as an interface, with the default used when none is
+// configured; Deps carries it (core/deps.ts), so it lives in core like the other Deps types.
 
 /** One OTP to deliver: by e-mail for EMAIL_OTP, by SMS for SMS_OTP. */
 export interface OtpMessage {
@@ -37,6 +39,9 @@ export function unconfiguredOtpSender(logger: FastifyBaseLogger): OtpSender {
 }
 
 /** The sender of this app (`Deps.otpSender`), or the unconfigured one. */
-export function otpSenderFor(deps: Deps): OtpSender {
+export function otpSenderFor(deps: {
+  otpSender?: OtpSender | undefined;
+  logger: FastifyBaseLogger;
+}): OtpSender {
   return deps.otpSender ?? unconfiguredOtpSender(deps.logger);
 }

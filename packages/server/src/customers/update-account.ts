@@ -1,13 +1,13 @@
 import type { Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import type { Caller } from "../core/http/context.js";
-import { toInternalAccount } from "../customers/accounts.js";
-import type { InternalAccountRow } from "../customers/accounts-store.js";
-import { isActiveSessionKey } from "./export.js";
-import { type SignedHttp, signedCall } from "./signed-calls.js";
-import type { SignedRequestRow } from "./signed-requests.js";
-import { registerPerformer, type SignedResponse, signedRetry } from "./signed-retry.js";
-import { walletAccountOrThrow } from "./wallet-account.js";
+import { isActiveSessionKey } from "../wallet-auth/sessions.js";
+import { type SignedHttp, signedCall } from "../wallet-auth/signed-calls.js";
+import type { SignedRequestRow } from "../wallet-auth/signed-requests.js";
+import { type SignedResponse, signedRetry } from "../wallet-auth/signed-retry.js";
+import { walletAccountOrThrow } from "../wallet-auth/wallet-account.js";
+import { toInternalAccount } from "./accounts.js";
+import { setPrivateEnabled } from "./accounts-store.js";
 
 export interface UpdateAccountBody {
   privateEnabled: boolean;
@@ -44,8 +44,8 @@ export async function updateInternalAccount(
   });
 }
 
-/** The signed change: the body stored at the first call is what is applied. */
-async function performUpdate(
+/** `UPDATE_INTERNAL_ACCOUNT`, the signed change: the body stored at the first call is what is applied. */
+export async function performAccountUpdate(
   tx: Tx,
   _deps: Deps,
   request: SignedRequestRow,
@@ -53,14 +53,7 @@ async function performUpdate(
   now: Date,
 ): Promise<SignedResponse> {
   const { privateEnabled } = request.context.body as UpdateAccountBody;
-  // internal_accounts has no store function for this column; the one write lives with its operation.
-  const [row] = await tx.query<InternalAccountRow>(
-    `UPDATE internal_accounts SET private_enabled = $3, updated_at = $4
-     WHERE platform_id = $1 AND id = $2 RETURNING *`,
-    [request.platform_id, request.account_id, privateEnabled, now],
-  );
+  const row = await setPrivateEnabled(tx, request.platform_id, request.account_id, privateEnabled, now);
   if (!row) throw new Error(`signed request ${request.id} names a missing account`);
   return { status: 200, body: toInternalAccount(row) };
 }
-
-registerPerformer("UPDATE_INTERNAL_ACCOUNT", performUpdate);

@@ -1,5 +1,8 @@
 import { sandboxSuffix } from "../core/ids.js";
 
+// A customer's kycStatus and the sandbox rules that decide it: here, not in kyc/, because creating a
+// customer already applies skip-paperwork (customers.ts), and kyc/ builds on customers, not the reverse.
+
 export type KycStatus = "UNVERIFIED" | "PENDING" | "APPROVED" | "REJECTED" | "HOLD";
 
 /** Sandbox outcome of a complete packet by suffix (conventions §2.1): 001 manual review, 002 rejected, else approved. */

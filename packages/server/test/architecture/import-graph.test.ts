@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { areaOf, areaCircles, fileCircles, type ImportGraph, readImportGraph } from "./import-graph.js";
+import { areaCircles, areaOf, fileCircles, type ImportGraph, readImportGraph } from "./import-graph.js";
 
 const packages = fileURLToPath(new URL("../../../", import.meta.url));
 const server = readImportGraph(join(packages, "server/src"));
@@ -45,7 +45,10 @@ const imports = (graph: ImportGraph, fromArea: string, toArea: string) =>
 
 describe("payments owns payment transactions (issue 17)", () => {
   test("only payments/ writes the transactions table", () => {
-    const writers = filesMatching(server, /insertTransaction|updateTransaction|deleteTransaction|INTO transactions|UPDATE transactions/);
+    const writers = filesMatching(
+      server,
+      /insertTransaction|updateTransaction|deleteTransaction|INTO transactions|UPDATE transactions/,
+    );
     expect(writers.filter((file) => areaOf(file) !== "payments")).toEqual([]);
   });
   test("only payments/ names INCOMING_PAYMENT and OUTGOING_PAYMENT events (besides the outbox's list of types)", () => {

@@ -81,7 +81,10 @@ export const areaOf = (file: string): string =>
  * Circles between area folders: an area that imports another which, directly or not, imports it back.
  * Files for which `leaveOut` is true are not part of it.
  */
-export function areaCircles(graph: ImportGraph, leaveOut: (file: string) => boolean = () => false): string[][] {
+export function areaCircles(
+  graph: ImportGraph,
+  leaveOut: (file: string) => boolean = () => false,
+): string[][] {
   const areaImports = new Map<string, Set<string>>();
   for (const [file, targets] of graph.imports) {
     if (leaveOut(file)) continue;

@@ -59,8 +59,9 @@ describe("payments owns payment transactions (issue 17)", () => {
     const posters = filesMatching(server, /postBalanceChanges\(/).filter((file) => areaOf(file) !== "ledger");
     expect([...new Set(posters.map(areaOf))].sort()).toEqual(["cards", "payments", "stablecoins"]);
   });
-  test("transactions/ is a read view: it imports neither cards' writers nor agents; quotes imports no sca", () => {
+  test("transactions/ is a read view importing neither cards nor agents; quotes and payments import no sca, payments no agents", () => {
     expect(imports(server, "transactions", "agents")).toEqual([]);
+    expect(imports(server, "transactions", "cards")).toEqual([]);
     expect(imports(server, "quotes", "sca")).toEqual([]);
     expect(imports(server, "payments", "sca")).toEqual([]);
     expect(imports(server, "payments", "agents")).toEqual([]);

@@ -1,8 +1,8 @@
 import type { Executor, Tx } from "../core/db/db.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 
-export interface BalanceChangeRow {
-  [column: string]: unknown;
+/** A change to write: its running balance and count come from the changes before it. */
+export interface NewBalanceChange {
   id: string;
   platform_id: string;
   account_id: string;
@@ -11,6 +11,11 @@ export interface BalanceChangeRow {
   fee: number;
   effective_at: Date;
   recorded_at: Date;
+}
+
+/** A written change, with the account's running balance and change count after it. */
+export interface BalanceChangeRow extends NewBalanceChange {
+  [column: string]: unknown;
   balance_after: number;
   count_after: number;
 }
@@ -39,18 +44,6 @@ export async function positionBefore(
     id === null ? [accountId, effectiveAt] : [accountId, effectiveAt, id],
   );
   return { balance: row?.balance_after ?? 0, count: row?.count_after ?? 0 };
-}
-
-/** A change to write: its running balance and count come from the changes before it. */
-export interface NewBalanceChange {
-  id: string;
-  platform_id: string;
-  account_id: string;
-  transaction_id: string;
-  amount: number;
-  fee: number;
-  effective_at: Date;
-  recorded_at: Date;
 }
 
 /**

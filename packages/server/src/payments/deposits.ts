@@ -17,18 +17,20 @@ import { type Transaction, toTransaction } from "./wire.js";
 
 interface IncomingDeposit {
   amount: number;
-  description: string;
+  description: string | null;
   paymentRail: string | null;
   source: Record<string, unknown>;
+  /** What else the row says (a funded quote's transaction id, quote, amounts sent and rate). */
+  row?: Partial<TransactionRow>;
 }
 
-type Receiving = InternalAccountRow & { via?: string; locked: LockedAccounts };
+export type Receiving = InternalAccountRow & { via?: string; locked: LockedAccounts };
 
 /**
  * The account that receives money sent to `rawAccountId` (a rule-based account's owner account), locked
  * for the posting, its status checked under the lock.
  */
-async function receivingAccount(tx: Tx, caller: Caller, rawAccountId: string): Promise<Receiving> {
+export async function receivingAccount(tx: Tx, caller: Caller, rawAccountId: string): Promise<Receiving> {
   const addressed = await findAccountOrThrow(tx, caller, rawAccountId);
   const landing = await landingAccount(tx, addressed);
   const locked = await lockForPosting(tx, caller.platformId, [landing.id]);
@@ -46,13 +48,14 @@ async function receivingAccount(tx: Tx, caller: Caller, rawAccountId: string): P
  * An incoming deposit that settled: one COMPLETED INCOMING transaction and one balance change, with
  * INCOMING_PAYMENT.COMPLETED (and the ledger's INTERNAL_ACCOUNT.BALANCE_UPDATED), in the caller's transaction.
  */
-async function recordDeposit(
+export async function recordDeposit(
   tx: Tx,
   caller: Caller,
   account: Receiving,
   deposit: IncomingDeposit,
   now: Date,
 ): Promise<{ transaction: TransactionRow; account: InternalAccountRow }> {
+  const { details: extraDetails, ...extra } = deposit.row ?? {};
   const row: TransactionRow = {
     id: newId("Transaction"),
     platform_id: caller.platformId,
@@ -74,11 +77,12 @@ async function recordDeposit(
     reference: null,
     source: deposit.source,
     destination: { destinationType: "ACCOUNT", accountId: account.id },
-    // Money sent to a rule-based account lands on its owner's account; the row says which it came through.
-    details: account.via ? { receivedThroughAccountId: account.via } : {},
     settled_at: now,
     created_at: now,
     updated_at: now,
+    ...extra,
+    // Money sent to a rule-based account lands on its owner's account; the row says which it came through.
+    details: { ...(account.via ? { receivedThroughAccountId: account.via } : {}), ...extraDetails },
   };
   const { accounts } = await postBalanceChanges(tx, {
     platformId: caller.platformId,

@@ -4,6 +4,7 @@ import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
+import { checkFundingRequest, createFundingQuote, isFundingQuote } from "../quotes/funding.js";
 import { createQuoteIn, quoteNotFound, toQuote } from "../quotes/quotes.js";
 import { checkQuoteRequest } from "../quotes/request.js";
 import type { CreateQuoteBody, Quote } from "../quotes/schemas.js";
@@ -20,6 +21,10 @@ export async function createQuote(
   body: CreateQuoteBody,
   gates: readonly ExecutionGate[],
 ): Promise<Quote> {
+  if (body.source.sourceType === "REALTIME_FUNDING") {
+    const { now, ...quote } = await createFundingQuote(deps, caller, checkFundingRequest(body));
+    return toQuote(quote, now);
+  }
   const request = checkQuoteRequest(body);
   return deps.db.transaction(async (tx) => {
     const now = nowFor(deps, caller);
@@ -39,6 +44,10 @@ export async function expiredOrExecutable(
   row: quotes.QuoteRow,
   now: Date,
 ): Promise<quotes.QuoteRow | undefined> {
+  if (isFundingQuote(row))
+    throw new ApiError("CONFLICT", {
+      reason: `Quote ${row.id} is funded by its paymentInstructions and executes when the money arrives (POST /sandbox/send in the sandbox).`,
+    });
   if (row.status === "EXPIRED") return row;
   if (row.status !== "PENDING")
     throw new ApiError("CONFLICT", { reason: `Quote ${row.id} is ${row.status}; it was already executed.` });

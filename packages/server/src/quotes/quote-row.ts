@@ -1,6 +1,5 @@
 import type { Caller } from "../core/http/context.js";
 import { newId } from "../core/ids.js";
-import type { InternalAccountRow } from "../customers/accounts-store.js";
 import type { Price } from "../rails/fees.js";
 import type { AccountTransferRequest } from "./request.js";
 import type * as store from "./store.js";
@@ -10,12 +9,22 @@ export const QUOTE_LIFETIME_MS = 5 * 60 * 1000;
 
 /**
  * A new PENDING quote from an internal account, whatever the destination (another internal account or
- * a payout): the priced amounts, the echoed request fields and the expiry.
+ * a payout), or funded from outside (REALTIME_FUNDING): the priced amounts, the echoed request fields
+ * and the expiry.
  */
 export function pendingQuoteRow(input: {
   caller: Caller;
-  request: AccountTransferRequest;
-  source: InternalAccountRow;
+  request: Pick<
+    AccountTransferRequest,
+    | "lockedCurrencySide"
+    | "lockedCurrencyAmount"
+    | "description"
+    | "remittanceInformation"
+    | "purposeOfPayment"
+    | "platformFeeOverride"
+  >;
+  /** An internal account, or money arriving from outside (`id` null, with its own wire `source`). */
+  source: { id: string | null; customer_id: string | null; currency: string; wire?: Record<string, unknown> };
   destination: { id: string; currency: string; wire: Record<string, unknown> };
   price: Price;
   details?: Record<string, unknown>;
@@ -44,7 +53,7 @@ export function pendingQuoteRow(input: {
     // Reserved now, so "create, remember transactionId, execute, poll" works (interface, POST /quotes);
     // the transaction itself exists from execution on (docs/decisions.md "Spec conformance").
     transaction_id: newId("Transaction"),
-    source: {
+    source: source.wire ?? {
       sourceType: "ACCOUNT",
       accountId: source.id,
       ...(source.customer_id ? { customerId: source.customer_id } : {}),

@@ -91,9 +91,44 @@ async function transferAccounts(tx: Tx, caller: Caller, request: AccountTransfer
 }
 
 /**
- * Prices a transfer between internal accounts. Across currencies it uses the platform's cached rate
- * (exchange-rates/rates.ts, the one `GET /exchange-rates` shows), or answers `400 QUOTE_RATE_UNAVAILABLE`.
+ * Prices `lockedCurrencyAmount` from `sending` to `receiving`: the same currency with the platform fee;
+ * across currencies at the platform's cached rate (exchange-rates/rates.ts, the one `GET /exchange-rates`
+ * shows), or `400 QUOTE_RATE_UNAVAILABLE`.
  */
+export async function priceBetween(
+  tx: Tx,
+  caller: Caller,
+  pair: { sending: string; receiving: string },
+  request: Pick<
+    AccountTransferRequest,
+    "lockedCurrencySide" | "lockedCurrencyAmount" | "platformFeeOverride"
+  >,
+  feeConfigs: RailFeeConfig[],
+  now: Date,
+): Promise<{ price: Price; exchangeRate: number }> {
+  const input = {
+    lockedCurrencySide: request.lockedCurrencySide,
+    lockedCurrencyAmount: request.lockedCurrencyAmount,
+    platformFee: platformFeeFor(pair.sending, request.platformFeeOverride, feeConfigs),
+    maxTotalSendingAmount: maxTransactionAmount(pair.sending),
+  };
+  if (pair.sending === pair.receiving) return { price: priceTransfer(input), exchangeRate: 1 };
+  const rate = await cachedRate(
+    tx,
+    caller.platformId,
+    { source: pair.sending, destination: pair.receiving },
+    now,
+  );
+  if (!rate)
+    throw new ApiError("QUOTE_RATE_UNAVAILABLE", {
+      reason: `No ${pair.sending} to ${pair.receiving} exchange rate is available now.`,
+    });
+  const decimals = { sending: currency(pair.sending).decimals, receiving: currency(pair.receiving).decimals };
+  const price = priceCrossCurrency({ ...input, rate: rate.rate, decimals });
+  return { price, exchangeRate: Number(rate.text) };
+}
+
+/** Prices a transfer between internal accounts (priceBetween). */
 async function newQuoteRow(
   tx: Tx,
   caller: Caller,
@@ -103,36 +138,11 @@ async function newQuoteRow(
   now: Date,
 ): Promise<store.QuoteRow> {
   const { source, destination } = accounts;
-  const input = {
-    lockedCurrencySide: request.lockedCurrencySide,
-    lockedCurrencyAmount: request.lockedCurrencyAmount,
-    platformFee: platformFeeFor(source.currency, request.platformFeeOverride, feeConfigs),
-    maxTotalSendingAmount: maxTransactionAmount(source.currency),
-  };
-  const row = (price: Price) =>
-    pendingQuoteRow({
-      caller,
-      request,
-      source,
-      destination: { id: destination.id, currency: destination.currency, wire: {} },
-      price,
-      now,
-    });
-  if (source.currency === destination.currency) return row(priceTransfer(input));
-  const pair = { source: source.currency, destination: destination.currency };
-  const rate = await cachedRate(tx, caller.platformId, pair, now);
-  if (!rate)
-    throw new ApiError("QUOTE_RATE_UNAVAILABLE", {
-      reason: `No ${pair.source} to ${pair.destination} exchange rate is available now.`,
-    });
-  const decimals = {
-    sending: currency(pair.source).decimals,
-    receiving: currency(pair.destination).decimals,
-  };
-  return {
-    ...row(priceCrossCurrency({ ...input, rate: rate.rate, decimals })),
-    exchange_rate: Number(rate.text),
-  };
+  const pair = { sending: source.currency, receiving: destination.currency };
+  const { price, exchangeRate } = await priceBetween(tx, caller, pair, request, feeConfigs, now);
+  const destinationRef = { id: destination.id, currency: destination.currency, wire: {} };
+  const row = pendingQuoteRow({ caller, request, source, destination: destinationRef, price, now });
+  return { ...row, exchange_rate: exchangeRate };
 }
 
 /**

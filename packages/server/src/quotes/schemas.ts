@@ -112,6 +112,8 @@ export const Quote = Type.Object({
   description: Type.Optional(Type.String()),
   remittanceInformation: Type.Optional(Type.String()),
   purposeOfPayment: Type.Optional(Type.String()),
+  /** REALTIME_FUNDING: where and how to send the money that funds the quote. */
+  paymentInstructions: Type.Optional(Type.Array(Open)),
   /** PENDING_AUTHORIZATION: the per-payment SCA challenge to answer (`POST /sca/payments/complete`). */
   scaChallenge: Type.Optional(
     Type.Object({

@@ -2,9 +2,11 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { CurrencyAmount, errorResponses, StringEnum } from "../core/http/schemas.js";
+import { MAX_AMOUNT } from "../core/money.js";
 import { openRuleBasedAccount } from "../customers/accounts.js";
 import { InternalAccount } from "../customers/schemas.js";
 import { achDeposit, fundAccount } from "../payments/deposits.js";
+import { sandboxSend } from "../payments/funding.js";
 import { refundIncoming } from "../payments/refunds.js";
 import { returnAchDeposit } from "../payments/returns.js";
 import { Transaction } from "../payments/schemas.js";
@@ -28,8 +30,32 @@ export const Refund = Type.Object({
   settledAt: Type.Optional(Type.String({ format: "date-time" })),
 });
 
+const SendBody = Type.Object(
+  {
+    quoteId: Type.String({ minLength: 1, maxLength: 100 }),
+    currencyCode: Type.String({ minLength: 1, maxLength: 16 }),
+    currencyAmount: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_AMOUNT })),
+  },
+  { additionalProperties: false },
+);
+
 /** Sandbox simulations of money arriving and leaving (conventions §3.3, §3.4). */
 export const sandboxMoneyRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.post(
+    "/sandbox/send",
+    {
+      config,
+      schema: {
+        tags,
+        description:
+          "Pays a REALTIME_FUNDING quote's payment instructions: the exact amount lands on the destination account (the quote COMPLETED); another amount is sent back (FAILED, FUNDING_AMOUNT_MISMATCH).",
+        body: SendBody,
+        response: { 200: Transaction, ...errorResponses },
+      },
+    },
+    async (request) => sandboxSend(deps, request.caller, request.body),
+  );
+
   app.post(
     "/sandbox/internal-accounts/:accountId/fund",
     {

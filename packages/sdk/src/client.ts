@@ -11,6 +11,7 @@ import {
 } from "./resources/external-accounts.js";
 import { InternalAccountsResource } from "./resources/internal-accounts.js";
 import { InvitationsResource } from "./resources/invitations.js";
+import { QuotesResource } from "./resources/quotes.js";
 import { SandboxResource } from "./resources/sandbox.js";
 import { ScaResource } from "./resources/sca.js";
 import { StablecoinsResource } from "./resources/stablecoins.js";
@@ -66,6 +67,7 @@ export class PaysvcClient {
   readonly tokens: TokensResource;
   readonly config: ConfigResource;
   readonly transactions: TransactionsResource;
+  readonly quotes: QuotesResource;
   readonly statements: StatementsResource;
   readonly sandbox: SandboxResource;
   /** Webhook verification (JWKS cached), the delivery log and re-send. */
@@ -115,6 +117,7 @@ export class PaysvcClient {
     this.tokens = new TokensResource(sender);
     this.config = new ConfigResource(sender);
     this.transactions = new TransactionsResource(sender);
+    this.quotes = new QuotesResource(sender);
     this.statements = new StatementsResource(sender, this.internalAccounts, this.transactions);
     this.sandbox = new SandboxResource(sender);
     this.webhooks = new WebhooksResource(sender);

@@ -44,6 +44,7 @@ export type {
   VerifyOwnershipOptions,
   WaitForLivenessOutcomeOptions,
 } from "./resources/ownership-flows.js";
+export { QuotesResource } from "./resources/quotes.js";
 export { SandboxResource } from "./resources/sandbox.js";
 export { type ScaAnswerSource, type ScaLoginOptions, ScaResource } from "./resources/sca.js";
 export { StablecoinsResource } from "./resources/stablecoins.js";

@@ -7,8 +7,10 @@ import type {
   InternalAccount,
   PinAttemptResult,
   SandboxClock,
+  SandboxSendBody,
   Stablecoin,
   StablecoinEnablementStatus,
+  Transaction,
 } from "../types/index.js";
 
 /** Sandbox simulations (conventions §1.9); a production platform gets `PermissionError` `FORBIDDEN`. */
@@ -32,6 +34,15 @@ export class SandboxResource {
       body: { amount },
       options,
     });
+  }
+
+  /**
+   * `POST /sandbox/send {quoteId, currencyCode, currencyAmount?}` → `200` Transaction: the money of a
+   * REALTIME_FUNDING quote arrives. The exact amount lands (quote `COMPLETED`); another amount is sent back
+   * (`FAILED`, `FUNDING_AMOUNT_MISMATCH`).
+   */
+  async send(body: SandboxSendBody, options?: RequestOptions): Promise<ApiResult<Transaction>> {
+    return this.#sender.send("POST", "/sandbox/send", { body, options });
   }
 
   /** `GET /sandbox/clock`: this platform's current time. */

@@ -40,6 +40,21 @@ export interface CreateQuoteBody {
   scaFactor?: string;
 }
 
+/** One way to pay a REALTIME_FUNDING quote: the platform's bank account (with `reference`) or a deposit address. */
+export interface PaymentInstructions {
+  instructionsNotes?: string;
+  isPlatformAccount?: boolean;
+  /** Discriminated by `accountType`: `USD_ACCOUNT` (accountNumber, routingNumber, paymentRails, reference…) or a `*_WALLET` (`address`). */
+  accountOrWalletInfo: { accountType: string };
+}
+
+/** `POST /sandbox/send`: pays a REALTIME_FUNDING quote; `currencyAmount` defaults to its `totalSendingAmount`. */
+export interface SandboxSendBody {
+  quoteId: string;
+  currencyCode: string;
+  currencyAmount?: number;
+}
+
 export interface ExecuteQuoteBody {
   scaFactor?: string;
 }
@@ -77,6 +92,8 @@ export interface Quote {
   description?: string;
   remittanceInformation?: string;
   purposeOfPayment?: string;
+  /** REALTIME_FUNDING: where and how to send the money that funds the quote. */
+  paymentInstructions?: PaymentInstructions[];
   /** PENDING_AUTHORIZATION: the per-payment SCA challenge to answer with `sca.completePayment`. */
   scaChallenge?: { requestId: string; factor: ScaFactor; challenge?: string; expiresAt: string };
 }

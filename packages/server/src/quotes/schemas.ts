@@ -86,6 +86,13 @@ export const QuoteParams = Type.Object({ quoteId: Type.String() });
 
 const Open = Type.Object({}, { additionalProperties: true });
 
+/** One way to pay a REALTIME_FUNDING quote: the platform's bank account (with a reference) or a deposit address. */
+export const PaymentInstructions = Type.Object({
+  instructionsNotes: Type.Optional(Type.String()),
+  isPlatformAccount: Type.Optional(Type.Boolean()),
+  accountOrWalletInfo: Type.Object({ accountType: Type.String() }, { additionalProperties: true }),
+});
+
 /** A Quote (conventions §3.3); amounts and fees are minor units of the sending (or receiving) currency. */
 export const Quote = Type.Object({
   id: Type.String(),
@@ -113,7 +120,7 @@ export const Quote = Type.Object({
   remittanceInformation: Type.Optional(Type.String()),
   purposeOfPayment: Type.Optional(Type.String()),
   /** REALTIME_FUNDING: where and how to send the money that funds the quote. */
-  paymentInstructions: Type.Optional(Type.Array(Open)),
+  paymentInstructions: Type.Optional(Type.Array(PaymentInstructions)),
   /** PENDING_AUTHORIZATION: the per-payment SCA challenge to answer (`POST /sca/payments/complete`). */
   scaChallenge: Type.Optional(
     Type.Object({

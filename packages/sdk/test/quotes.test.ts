@@ -68,4 +68,21 @@ describe("quotes through the SDK", () => {
       ConflictError,
     );
   });
+
+  test("a payout cancelled before it settles is FAILED and refunded; a settled one cannot be cancelled", async () => {
+    const paysvc = await client();
+    const from = await usdAccount(paysvc);
+    const to = await usdAccount(paysvc);
+    await paysvc.sandbox.fund(from, 5_000);
+    const done = await paysvc.quotes.create({
+      source: { sourceType: "ACCOUNT", accountId: from },
+      destination: { destinationType: "ACCOUNT", accountId: to },
+      lockedCurrencySide: "SENDING",
+      lockedCurrencyAmount: 1_000,
+      immediatelyExecute: true,
+    });
+    await expect(paysvc.transactions.cancel(done.transactionId)).rejects.toBeInstanceOf(ConflictError);
+    const confirmed = await paysvc.transactions.confirm(done.transactionId);
+    expect(confirmed.receiptDeliveryConfirmedAt).toBeDefined();
+  });
 });

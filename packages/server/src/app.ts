@@ -30,6 +30,7 @@ import { invitationRoutes } from "./invitations/routes.js";
 import { kycRoutes } from "./kyc/routes.js";
 import { operatorRoutes } from "./operator/routes.js";
 import { quoteRoutes } from "./payments/quote-routes.js";
+import { paymentTransactionRoutes } from "./payments/transaction-routes.js";
 import { transferRoutes } from "./payments/transfer-routes.js";
 import { configRoutes } from "./platform-config/routes.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
@@ -90,6 +91,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const gates = executionGates();
   await app.register(scaRoutes, { prefix, deps, gates });
   await app.register(transactionRoutes, { prefix, deps, cards: cardRows });
+  await app.register(paymentTransactionRoutes, { prefix, deps });
   await app.register(statementRoutes, { prefix, deps });
   await app.register(quoteRoutes, { prefix, deps, gates });
   await app.register(exchangeRateRoutes, { prefix, deps });

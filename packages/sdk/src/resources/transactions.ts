@@ -45,4 +45,29 @@ export class TransactionsResource {
   async approve(transactionId: string, options?: RequestOptions): Promise<ApiResult<Transaction>> {
     return this.#sender.send("POST", path`/transactions/${transactionId}/approve`, { options });
   }
+
+  /**
+   * `POST /transactions/{transactionId}/cancel {reason?}`: stops a quote's outgoing payment before it
+   * settles (FAILED `QUOTE_EXECUTION_FAILED`, the debit refunded); settled or final → `ConflictError`
+   * `TRANSACTION_NOT_CANCELLABLE`.
+   */
+  async cancel(
+    transactionId: string,
+    body: { reason?: string } = {},
+    options?: RequestOptions,
+  ): Promise<ApiResult<Transaction>> {
+    return this.#sender.send("POST", path`/transactions/${transactionId}/cancel`, { body, options });
+  }
+
+  /**
+   * `POST /transactions/{transactionId}/confirm {receiptDeliveryConfirmedAt?}`: records the receipt's
+   * delivery to the customer (now by default); the first confirmation is kept.
+   */
+  async confirm(
+    transactionId: string,
+    body: { receiptDeliveryConfirmedAt?: string } = {},
+    options?: RequestOptions,
+  ): Promise<ApiResult<Transaction>> {
+    return this.#sender.send("POST", path`/transactions/${transactionId}/confirm`, { body, options });
+  }
 }

@@ -63,6 +63,8 @@ export interface Transaction {
   expectedSettlementAt?: string;
   settlementTimelineSeconds?: number;
   settledAt?: string;
+  /** When the platform delivered the receipt to its customer (`transactions.confirm`). */
+  receiptDeliveryConfirmedAt?: string;
   createdAt: string;
   updatedAt: string;
 }

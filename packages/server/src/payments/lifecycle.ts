@@ -19,11 +19,12 @@ export const initialStates: Record<Direction, readonly string[]> = {
  */
 export const transitions: Record<Direction, Record<string, Record<string, EventType>>> = {
   OUTGOING: {
-    // An agent payment awaiting platform approval: executed in place, or expired with its quote.
+    // An agent payment awaiting platform approval: executed in place, expired with its quote, or cancelled.
     PENDING: {
       PROCESSING: "OUTGOING_PAYMENT.PROCESSING",
       COMPLETED: "OUTGOING_PAYMENT.COMPLETED",
       EXPIRED: "OUTGOING_PAYMENT.EXPIRED",
+      FAILED: "OUTGOING_PAYMENT.FAILED",
     },
     PROCESSING: { COMPLETED: "OUTGOING_PAYMENT.COMPLETED", FAILED: "OUTGOING_PAYMENT.FAILED" },
     // A settled payout returned by the receiving bank.
@@ -109,6 +110,18 @@ export async function recordRefund(
   await updateTransaction(tx, next);
   const type = `${family(row.type)}.REFUND_${refund.status}` as EventType;
   await enqueueEvents(tx, [{ platformId: row.platform_id, type, data, now }]);
+  return next;
+}
+
+/** A change of a payment's details that changes nothing of its state (a receipt delivered): no event. */
+export async function recordDetails(
+  tx: Tx,
+  row: TransactionRow,
+  details: Record<string, unknown>,
+  now: Date,
+): Promise<TransactionRow> {
+  const next: TransactionRow = { ...row, details, updated_at: now };
+  await updateTransaction(tx, next);
   return next;
 }
 

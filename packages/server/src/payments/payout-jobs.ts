@@ -32,7 +32,7 @@ export const RETURN_AFTER_MS = 24 * 60 * 60 * 1000;
 async function onTransaction(
   context: JobContext,
   expected: string,
-  work: (tx: Tx, row: TransactionRow, now: Date) => Promise<void>,
+  work: (tx: Tx, row: TransactionRow, now: Date) => Promise<unknown>,
 ): Promise<void> {
   const { deps, job } = context;
   await deps.db.transaction(async (tx) => {
@@ -75,10 +75,10 @@ const settle: JobHandler = (context) =>
 export async function failPayout(
   tx: Tx,
   row: TransactionRow,
-  failure: { reason: string; refundFails: boolean },
+  failure: { reason: string; refundFails: boolean; refundReason?: string },
   now: Date,
-): Promise<void> {
-  // sent − fees, not received_amount: a wallet payout receives another currency (payout-execute.ts).
+): Promise<TransactionRow> {
+  // sent − fees, not received_amount: a wallet payout receives another currency (payouts.ts).
   const fee = row.fees;
   const principal = (row.sent_amount ?? 0) - fee;
   if (!failure.refundFails) {
@@ -96,7 +96,7 @@ export async function failPayout(
     reference: `RF-${row.id.slice(-12).toUpperCase()}`,
     amount: money(principal + fee, row.currency),
     status: failure.refundFails ? "FAILED" : "COMPLETED",
-    reason: failure.reason,
+    reason: failure.refundReason ?? failure.reason,
     initiatedAt: now.toISOString(),
     ...(failure.refundFails ? {} : { settledAt: now.toISOString() }),
   };
@@ -126,6 +126,7 @@ export async function failPayout(
       now,
     },
   ]);
+  return failed;
 }
 
 const fail: JobHandler = (context) =>

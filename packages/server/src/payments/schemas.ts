@@ -59,6 +59,8 @@ export const Transaction = Type.Object({
   expectedSettlementAt: Type.Optional(DateTime()),
   settlementTimelineSeconds: Type.Optional(Type.Integer()),
   settledAt: Type.Optional(DateTime()),
+  /** When the platform delivered the payment's receipt to its customer (`POST /transactions/{id}/confirm`). */
+  receiptDeliveryConfirmedAt: Type.Optional(DateTime()),
   createdAt: DateTime(),
   updatedAt: DateTime(),
 });

@@ -119,6 +119,7 @@ test("payment transitions: the table allows the lifecycle the service runs and n
       "OUTGOING PENDING→PROCESSING",
       "OUTGOING PENDING→COMPLETED",
       "OUTGOING PENDING→EXPIRED",
+      "OUTGOING PENDING→FAILED",
       "OUTGOING PROCESSING→COMPLETED",
       "OUTGOING PROCESSING→FAILED",
       "OUTGOING COMPLETED→FAILED",

@@ -100,11 +100,6 @@ describe("POST /quotes: a same-currency transfer between internal accounts (conv
 
   test.each([
     [
-      "REALTIME_FUNDING source",
-      { source: { sourceType: "REALTIME_FUNDING", currency: "USD" } },
-      "Quotes funded by REALTIME_FUNDING are not built yet; only transfers between internal accounts are.",
-    ],
-    [
       "UMA_ADDRESS destination",
       { destination: { destinationType: "UMA_ADDRESS", umaAddress: "$bob@uma.example", currency: "USD" } },
       "Quotes to UMA_ADDRESS destinations are not built yet; only transfers between internal accounts are.",

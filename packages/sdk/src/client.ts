@@ -2,6 +2,7 @@ import { RequestSender } from "./core/request.js";
 import { AgentsResource } from "./resources/agents.js";
 import { CardsResource } from "./resources/cards.js";
 import { ConfigResource } from "./resources/config.js";
+import { CryptoResource } from "./resources/crypto.js";
 import { CustomersResource } from "./resources/customers.js";
 import { ExchangeRatesResource } from "./resources/exchange-rates.js";
 import {
@@ -68,6 +69,7 @@ export class PaysvcClient {
   readonly config: ConfigResource;
   readonly transactions: TransactionsResource;
   readonly quotes: QuotesResource;
+  readonly crypto: CryptoResource;
   readonly statements: StatementsResource;
   readonly sandbox: SandboxResource;
   /** Webhook verification (JWKS cached), the delivery log and re-send. */
@@ -118,6 +120,7 @@ export class PaysvcClient {
     this.config = new ConfigResource(sender);
     this.transactions = new TransactionsResource(sender);
     this.quotes = new QuotesResource(sender);
+    this.crypto = new CryptoResource(sender);
     this.statements = new StatementsResource(sender, this.internalAccounts, this.transactions);
     this.sandbox = new SandboxResource(sender);
     this.webhooks = new WebhooksResource(sender);

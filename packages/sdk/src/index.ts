@@ -30,6 +30,7 @@ export type { ApiResult, EmptyResult, RequestOptions, ResponseMeta } from "./cor
 export { AgentsResource } from "./resources/agents.js";
 export { CardsResource } from "./resources/cards.js";
 export { ConfigResource } from "./resources/config.js";
+export { CryptoResource } from "./resources/crypto.js";
 export { CustomersResource } from "./resources/customers.js";
 export { type ExchangeRateListOptions, ExchangeRatesResource } from "./resources/exchange-rates.js";
 export {

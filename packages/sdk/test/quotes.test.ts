@@ -85,4 +85,25 @@ describe("quotes through the SDK", () => {
     const confirmed = await paysvc.transactions.confirm(done.transactionId);
     expect(confirmed.receiptDeliveryConfirmedAt).toBeDefined();
   });
+
+  test("crypto.estimateWithdrawalFee answers the fees and what arrives", async () => {
+    const paysvc = await client();
+    const customer = await paysvc.customers.create({
+      customerType: "INDIVIDUAL",
+      email: "sdk-fees@example.com",
+      ...withEndUserTerms,
+    });
+    const wallets = await paysvc.internalAccounts.listForCustomers({
+      customerId: customer.id,
+      currency: "USDB",
+    });
+    const estimate = await paysvc.crypto.estimateWithdrawalFee({
+      internalAccountId: wallets.data[0]?.id ?? "",
+      currency: "USDB",
+      cryptoNetwork: "SOLANA",
+      amount: 1_000_000,
+      destinationAddress: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+    });
+    expect(estimate.netAmount).toBe(1_000_000 - estimate.totalFee);
+  });
 });

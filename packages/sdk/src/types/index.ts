@@ -10,6 +10,7 @@
 export type * from "./agents.js";
 export type * from "./cards.js";
 export type * from "./common.js";
+export type * from "./crypto.js";
 export type * from "./customers.js";
 export type * from "./exchange-rates.js";
 export type * from "./external-accounts.js";

@@ -4,10 +4,12 @@ import type { Deps } from "../core/deps.js";
 import { DateTime, errorResponses } from "../core/http/schemas.js";
 import { cancelTransaction, confirmReceiptDelivery } from "./cancel.js";
 import { Transaction } from "./schemas.js";
+import { EstimateWithdrawalFeeBody, WithdrawalFeeEstimate } from "./withdrawal-fee-schemas.js";
+import { estimateWithdrawalFee } from "./withdrawal-fees.js";
 
 const TransactionParams = Type.Object({ transactionId: Type.String() });
 
-/** What a platform does to one of its payment transactions (the read view is transactions/). */
+/** What a platform does to one of its payment transactions (the read view is transactions/), and fee estimates. */
 export const paymentTransactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const tags = ["Transactions"];
 
@@ -53,5 +55,21 @@ export const paymentTransactionRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }>
         request.params.transactionId,
         request.body?.receiptDeliveryConfirmedAt,
       ),
+  );
+
+  app.post(
+    "/crypto/estimate-withdrawal-fee",
+    {
+      // An estimate writes nothing: read access is enough.
+      config: { permission: "VIEW" },
+      schema: {
+        tags: ["Crypto"],
+        description:
+          "Estimates the fees of withdrawing a stablecoin from an internal account to an address on a network, and what arrives.",
+        body: EstimateWithdrawalFeeBody,
+        response: { 200: WithdrawalFeeEstimate, ...errorResponses },
+      },
+    },
+    async (request) => estimateWithdrawalFee(deps, request.caller, request.body),
   );
 };

@@ -1,50 +1,23 @@
-import { chicagoDay, chicagoOffsetMinutes, chicagoWallTime } from "../core/chicago.js";
+import { chicagoDay } from "../core/chicago.js";
 import { ApiError } from "../core/errors/api-error.js";
+import { bankingDayFrom, isBankingDay } from "./calendars.js";
+import { corridorFor, routeOf } from "./corridors.js";
+import { localTime, zonedInstant } from "./local-time.js";
+import {
+  INSTANT_SETTLEMENT_SECONDS,
+  type PaymentRail,
+  railProfiles,
+  SAME_DAY_CUTOFF,
+  SETTLEMENT_HOUR,
+} from "./payment-rails.js";
 
-/** The rails a USD payout to an external bank account may use (conventions §3.5). */
+export { isBankingDay, nextBankingDay } from "./calendars.js";
+export { type PaymentRail, paymentRails, type RailKind, railKind } from "./payment-rails.js";
+export { SAME_DAY_CUTOFF, SETTLEMENT_HOUR };
+
+/** The rails a USD payout to a USD_ACCOUNT may pin today (conventions §3.5). */
 export const payoutRails = ["ACH", "ACH_SAME_DAY"] as const;
 export type PayoutRail = (typeof payoutRails)[number];
-
-/**
- * US Federal Reserve holidays 2026-2028 (docs/decisions.md "Payouts"). A holiday on a Sunday is
- * observed the Monday after; one on a Saturday is not moved (the Fed stays open the Friday before), so
- * 2026-07-04, 2027-06-19, 2027-12-25, 2028-01-01 and 2028-11-11 close nothing.
- */
-const fedHolidays = new Set([
-  "2026-01-01",
-  "2026-01-19",
-  "2026-02-16",
-  "2026-05-25",
-  "2026-06-19",
-  "2026-09-07",
-  "2026-10-12",
-  "2026-11-11",
-  "2026-11-26",
-  "2026-12-25",
-  "2027-01-01",
-  "2027-01-18",
-  "2027-02-15",
-  "2027-05-31",
-  "2027-07-05",
-  "2027-09-06",
-  "2027-10-11",
-  "2027-11-11",
-  "2027-11-25",
-  "2028-01-17",
-  "2028-02-21",
-  "2028-05-29",
-  "2028-06-19",
-  "2028-07-04",
-  "2028-09-04",
-  "2028-10-09",
-  "2028-11-23",
-  "2028-12-25",
-]);
-
-/** Same-day ACH payouts after this Chicago wall time settle the next business day. */
-export const SAME_DAY_CUTOFF = { hour: 14, minute: 45 };
-/** Both ACH rails settle at this Chicago wall time on their settlement date. */
-export const SETTLEMENT_HOUR = 17;
 
 /** ACH_SAME_DAY per-entry cap in USD cents: 1,000,000.00, then 10,000,000.00 from 2027-09-17 (Chicago). */
 export function sameDayCap(now: Date): number {
@@ -61,34 +34,55 @@ export function checkRailCap(rail: PayoutRail, entryAmount: number, now: Date): 
   }
 }
 
-/** Monday to Friday in America/Chicago, excluding Federal Reserve holidays (conventions §1.5). */
+/**
+ * Monday to Friday in America/Chicago, excluding Federal Reserve holidays (conventions §1.5): the `US`
+ * calendar of calendars.ts, from date-holidays.
+ */
 export function isBusinessDay(date: string): boolean {
-  const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
-  return weekday !== 0 && weekday !== 6 && !fedHolidays.has(date);
+  return isBankingDay("US", date);
 }
 
-function nextBusinessDay(date: string): string {
-  let day = new Date(`${date}T12:00:00Z`);
-  do day = new Date(day.getTime() + 86_400_000);
-  while (!isBusinessDay(day.toISOString().slice(0, 10)));
-  return day.toISOString().slice(0, 10);
-}
-
-/** The instant of a Chicago wall time on a date; the offset is read at that instant (DST-safe). */
-function chicagoInstant(date: string, hour: number): Date {
-  const guess = new Date(`${date}T${String(hour).padStart(2, "0")}:00:00Z`);
-  const first = new Date(guess.getTime() - chicagoOffsetMinutes(guess) * 60_000);
-  return new Date(guess.getTime() - chicagoOffsetMinutes(first) * 60_000);
+export interface SettlementInput {
+  rail: PaymentRail;
+  /** The receiving currency: its corridor gives the calendar and time zone. */
+  currency: string;
+  /** Execution time on the platform clock. */
+  now: Date;
 }
 
 /**
- * When a payout executed at `now` settles in the sandbox: ACH the next business day; ACH_SAME_DAY the
- * same business day before the cut-off, else the next business day; both at 17:00 Chicago.
+ * When a payout executed at `now` settles in the sandbox (docs/guides/rails.md "Settlement"):
+ * - instant rails: INSTANT_SETTLEMENT_SECONDS later, whatever the day;
+ * - batch and wire rails: at SETTLEMENT_HOUR local on the rail's banking day of the corridor's calendar,
+ *   counted from the local date of `now` (`settlementDays`, one more when a banking day's cut-off has
+ *   passed). ACH: next banking day; ACH_SAME_DAY and WIRE: the same banking day before the cut-off;
+ *   batch rails: the next banking day; SWIFT: the second banking day.
+ * A rail the corridor does not serve is a programming error (rail selection refuses it first).
+ */
+export function expectedSettlementFor({ rail, currency, now }: SettlementInput): Date {
+  const profile = railProfiles[rail];
+  if (profile.kind === "instant") return new Date(now.getTime() + INSTANT_SETTLEMENT_SECONDS * 1000);
+  const route = routeOf(currency, rail);
+  if (!route) {
+    const known = corridorFor(currency) ? "does not serve" : "has no corridor for";
+    throw new RangeError(`The corridor table ${known} ${currency} over ${rail}`);
+  }
+  const { calendar, timeZone } = route.market;
+  const local = localTime(timeZone, now);
+  const { cutoff } = profile;
+  const pastCutoff =
+    cutoff !== undefined &&
+    isBankingDay(calendar, local.date) &&
+    local.hour * 60 + local.minute >= cutoff.hour * 60 + cutoff.minute;
+  const day = bankingDayFrom(calendar, local.date, profile.settlementDays + (pastCutoff ? 1 : 0));
+  return zonedInstant(timeZone, day, SETTLEMENT_HOUR);
+}
+
+/**
+ * When a USD payout over ACH or ACH_SAME_DAY executed at `now` settles in the sandbox: ACH the next
+ * business day; ACH_SAME_DAY the same business day before the cut-off, else the next business day; both
+ * at 17:00 Chicago.
  */
 export function expectedSettlement(rail: PayoutRail, now: Date): Date {
-  const today = chicagoDay(now);
-  const wall = chicagoWallTime(now);
-  const beforeCutoff = wall.hour * 60 + wall.minute < SAME_DAY_CUTOFF.hour * 60 + SAME_DAY_CUTOFF.minute;
-  const sameDay = rail === "ACH_SAME_DAY" && isBusinessDay(today) && beforeCutoff;
-  return chicagoInstant(sameDay ? today : nextBusinessDay(today), SETTLEMENT_HOUR);
+  return expectedSettlementFor({ rail, currency: "USD", now });
 }

@@ -3,7 +3,10 @@
  * packages/server/src/external-accounts/schemas.ts and ownership/schemas.ts (and ownership/liveness-schemas.ts
  * for the sandbox provider's SDK path) field for field (conventions §4). Re-exported from index.ts.
  */
+import type { CorridorAccountInfo } from "./bank-accounts.js";
 import type { SortedPageParams } from "./common.js";
+
+export type * from "./bank-accounts.js";
 
 export type ExternalAccountStatus =
   | "PENDING"
@@ -15,7 +18,10 @@ export type ExternalAccountStatus =
 
 export type OwnershipType = "FIRST_PARTY" | "THIRD_PARTY";
 
-/** An individual (`fullName`, `countryOfResidence`) or business (`legalName`, `countryOfIncorporation`) beneficiary. */
+/**
+ * The beneficiary of a USD account or a wallet: an individual (`fullName`, `countryOfResidence`) or a business
+ * (`legalName`, `countryOfIncorporation`). Other corridors use CorridorBeneficiary (bank-accounts.ts).
+ */
 export interface Beneficiary {
   beneficiaryType: "INDIVIDUAL" | "BUSINESS";
   fullName?: string;
@@ -38,6 +44,11 @@ export interface UsdAccountInfo {
   routingNumber: string;
   bankAccountType: "CHECKING" | "SAVINGS";
   bankName?: string;
+  intermediaryBankName?: string;
+  /** 9 digits with a valid ABA checksum. */
+  intermediaryRoutingNumber?: string;
+  /** At most 210 characters. */
+  fiToFiInformation?: string;
   beneficiary: Beneficiary;
 }
 
@@ -73,13 +84,13 @@ export interface LightningAccountInfo {
   vaspName?: string;
 }
 
-/** Told apart by `accountType`. */
-export type AccountInfo = UsdAccountInfo | WalletAccountInfo | LightningAccountInfo;
+/** Told apart by `accountType`: a bank account of any corridor, a crypto wallet, a Lightning destination. */
+export type AccountInfo = UsdAccountInfo | CorridorAccountInfo | WalletAccountInfo | LightningAccountInfo;
 
 /** `POST /customers/external-accounts`. */
 export interface CreateCustomerExternalAccountBody {
   customerId: string;
-  /** Currency code, e.g. `USD`, `USDC`. */
+  /** Currency code, e.g. `USD`, `USDC`; a bank account's is its type's (`SWIFT_ACCOUNT`: any ISO 4217). */
   currency: string;
   accountInfo: AccountInfo;
   ownershipType?: OwnershipType;
@@ -109,7 +120,7 @@ export interface ExternalAccount {
   defaultUmaDepositAccount: boolean;
   /** Customers who need strong customer authentication: whether payouts to it skip the per-payment challenge. */
   beneficiaryTrustStatus?: "TRUSTED" | "UNTRUSTED";
-  /** `USD_ACCOUNT` validated by micro-entries: progress of the return window. */
+  /** `USD_ACCOUNT` validated by micro-entries: progress of the return window (other corridors have none). */
   bankValidation?: BankValidation;
   createdAt: string;
   updatedAt: string;

@@ -20,7 +20,7 @@ const SANDBOX_RETURN_CODE = "R03";
 /**
  * When the return window of micro-entries sent at `sentAt` closes: they settle like an ACH payout (17:00
  * Chicago the next business day), and the window ends 17:00 Chicago `RETURN_WINDOW_BANKING_DAYS`
- * business days later, on the business-day calendar of quotes/rails.ts.
+ * business days later, on the business-day calendar of rails/rails.ts.
  */
 export function returnWindowEnd(sentAt: Date): Date {
   let end = expectedSettlement("ACH", sentAt);
@@ -92,6 +92,30 @@ export async function startBankValidation(
     now,
   });
   return store.setBankValidation(tx, row.id, "PENDING", sent, now);
+}
+
+/**
+ * Validates a bank account of any type but USD_ACCOUNT, just inserted as PENDING, in the create's
+ * transaction (docs/decisions-corridor-accounts.md). Micro-entries are an ACH mechanism, so no
+ * `bankValidation` is kept: production accepts the account at once (ACTIVE); the sandbox bank answers by
+ * the last three characters of the account's number (bank-accounts/spec.ts sandboxNumber), as for USD:
+ * `008` stays PENDING (payouts: `409 BANK_ACCOUNT_VALIDATION_PENDING`), `009` does not exist at the bank
+ * (INACTIVE; payouts: `400 INVALID_BANK_ACCOUNT`), any other suffix is ACTIVE at once. Every status change
+ * fires EXTERNAL_ACCOUNT.STATUS_UPDATED.
+ */
+export async function startSuffixValidation(
+  tx: Tx,
+  caller: Caller,
+  row: store.ExternalAccountRow,
+  number: string,
+  now: Date,
+): Promise<store.ExternalAccountRow> {
+  const suffix = caller.environment === "SANDBOX" ? sandboxSuffix(number) : "";
+  if (suffix === "008") return row;
+  const status = suffix === "009" ? "INACTIVE" : "ACTIVE";
+  const validated = await store.setBankValidation(tx, row.id, status, null, now);
+  await announce(tx, validated, now);
+  return validated;
 }
 
 /**

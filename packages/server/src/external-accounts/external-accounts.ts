@@ -8,45 +8,41 @@ import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { newId, parseId } from "../core/ids.js";
 import { isKnownCurrency } from "../core/money.js";
 import { findActiveCustomerOrThrow } from "../customers/customers.js";
-import { startBankValidation } from "./bank-validation.js";
+import {
+  type BankAccountSpec,
+  bankAccountProblems,
+  bankIdentity,
+  type Info,
+  sandboxNumber,
+} from "./bank-accounts/spec.js";
+import { bankAccountSpec } from "./bank-accounts/table.js";
+import { checkBeneficiary } from "./bank-accounts/usd.js";
+import { startBankValidation, startSuffixValidation } from "./bank-validation.js";
 import type {
+  AccountInfo,
   CreatePlatformExternalAccountBody,
   ExternalAccount,
   LightningAccountInfo,
-  UsdAccountInfo as UsdAccountInfoSchema,
   WalletAccountInfo,
 } from "./schemas.js";
 import * as store from "./store.js";
 import { addressProblem, walletCurrencies, walletIdentity } from "./wallets/addresses.js";
 import { toExternalAccount } from "./wire.js";
 
-type UsdAccountInfo = Static<typeof UsdAccountInfoSchema>;
 type WalletInfo = Static<typeof WalletAccountInfo>;
 type LightningInfo = Static<typeof LightningAccountInfo>;
 
-function checkBeneficiary(beneficiary: Record<string, unknown>): FieldError[] {
-  const required =
-    beneficiary.beneficiaryType === "INDIVIDUAL"
-      ? ["fullName", "countryOfResidence"]
-      : ["legalName", "countryOfIncorporation"];
-  const errors: FieldError[] = required
-    .filter((field) => beneficiary[field] === undefined)
-    .map((field) => ({
-      field: `accountInfo.beneficiary.${field}`,
-      message: `is required for a ${beneficiary.beneficiaryType} beneficiary`,
-    }));
-  return errors;
-}
-
 type NewAccount = Pick<store.ExternalAccountRow, "identity" | "status"> & { errors: FieldError[] };
 
-/** A USD bank account: PENDING until validated (bank-validation.ts). */
-function bankAccount(input: CreatePlatformExternalAccountBody, info: UsdAccountInfo): NewAccount {
-  const errors = checkBeneficiary(info.beneficiary);
-  if (input.currency !== "USD")
-    errors.unshift({ field: "currency", message: "must be USD for a USD_ACCOUNT" });
-  return { identity: `${info.routingNumber}:${info.accountNumber}`, status: "PENDING", errors };
+/** A bank account of any corridor (bank-accounts/table.ts): PENDING until validated (bank-validation.ts). */
+function bankAccount(input: CreatePlatformExternalAccountBody, spec: BankAccountSpec): NewAccount {
+  const info = input.accountInfo as Info;
+  const errors = bankAccountProblems(spec, { currency: input.currency, accountInfo: info });
+  return { identity: bankIdentity(spec, info), status: "PENDING", errors };
 }
+
+const isWalletInfo = (info: AccountInfo): info is WalletInfo | LightningInfo =>
+  bankAccountSpec(info.accountType) === undefined;
 
 /**
  * A crypto wallet or Lightning destination. A FIRST_PARTY self-custody wallet (no `vaspName`) starts
@@ -88,10 +84,19 @@ function walletAccount(
 /** Every field rule of a new account at once (`400 INVALID_INPUT` listing them), before any lookup. */
 function checkNewAccount(input: CreatePlatformExternalAccountBody): NewAccount {
   const info = input.accountInfo;
-  const account = info.accountType === "USD_ACCOUNT" ? bankAccount(input, info) : walletAccount(input, info);
-  if (!isKnownCurrency(input.currency)) {
-    account.errors = account.errors.filter((error) => error.field !== "currency");
-    account.errors.unshift({ field: "currency", message: `${input.currency} is not a supported currency` });
+  const spec = bankAccountSpec(info.accountType);
+  let account: NewAccount;
+  if (spec) {
+    // A bank account's currency is its type's (bank-accounts/spec.ts).
+    account = bankAccount(input, spec);
+  } else {
+    if (!isWalletInfo(info))
+      throw new Error(`accountType ${info.accountType} passed the schema but has no rules`);
+    account = walletAccount(input, info);
+    if (!isKnownCurrency(input.currency)) {
+      account.errors = account.errors.filter((error) => error.field !== "currency");
+      account.errors.unshift({ field: "currency", message: `${input.currency} is not a supported currency` });
+    }
   }
   if (account.errors.length > 0) throw invalidInput(account.errors);
   return account;
@@ -124,8 +129,14 @@ async function create(
     updated_at: now,
   };
   await store.insertExternalAccount(tx, row);
-  if (info.accountType !== "USD_ACCOUNT") return toExternalAccount(row);
-  return toExternalAccount(await startBankValidation(tx, caller, row, info.accountNumber, now));
+  const spec = bankAccountSpec(info.accountType);
+  if (!spec) return toExternalAccount(row);
+  const number = sandboxNumber(spec, info as Info);
+  const validated =
+    spec.validation === "MICRO_ENTRIES"
+      ? await startBankValidation(tx, caller, row, number, now)
+      : await startSuffixValidation(tx, caller, row, number, now);
+  return toExternalAccount(validated);
 }
 
 async function mapDuplicate<T>(work: () => Promise<T>): Promise<T> {
@@ -141,7 +152,7 @@ async function mapDuplicate<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** `POST /customers/external-accounts`: a USD bank account of a customer, validated (sandbox: at once). */
+/** `POST /customers/external-accounts`: a bank account or wallet of a customer, validated (sandbox: at once). */
 export function createCustomerExternalAccount(
   deps: Deps,
   caller: Caller,

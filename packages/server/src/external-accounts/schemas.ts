@@ -1,31 +1,13 @@
 import { type Static, Type } from "typebox";
 import { DateTime, DiscriminatedUnion, StringEnum } from "../core/http/schemas.js";
 
+import { bankAccountInfos } from "./bank-accounts/table.js";
+import { Beneficiary } from "./bank-accounts/usd.js";
+
+export { Beneficiary, UsdAccountInfo } from "./bank-accounts/usd.js";
+
 const object = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
-const Country = Type.String({ format: "iso3166-1-alpha-2" });
-
-/** An individual or business beneficiary; which fields are required depends on `beneficiaryType`. */
-export const Beneficiary = object({
-  beneficiaryType: StringEnum(["INDIVIDUAL", "BUSINESS"]),
-  fullName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  countryOfResidence: Type.Optional(Country),
-  birthDate: Type.Optional(Type.String({ format: "date" })),
-  nationality: Type.Optional(Country),
-  legalName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  countryOfIncorporation: Type.Optional(Country),
-  registrationNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-});
-
-/** USD bank account details (conventions §4.1). */
-export const UsdAccountInfo = object({
-  accountType: StringEnum(["USD_ACCOUNT"]),
-  accountNumber: Type.String({ pattern: "^[0-9]{1,34}$" }),
-  routingNumber: Type.String({ format: "aba-routing-number" }),
-  bankAccountType: StringEnum(["CHECKING", "SAVINGS"]),
-  bankName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  beneficiary: Beneficiary,
-});
 
 /** Wallet account types whose `address` identifies a self-custody or custodied wallet (conventions §4.1). */
 export const walletAccountTypes = [
@@ -58,8 +40,9 @@ export const LightningAccountInfo = object({
   vaspName: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
 });
 
+/** Told apart by `accountType`: a bank account of any corridor (bank-accounts/table.ts), a wallet, Lightning. */
 export const AccountInfo = DiscriminatedUnion("accountType", [
-  UsdAccountInfo,
+  ...bankAccountInfos,
   WalletAccountInfo,
   LightningAccountInfo,
 ]);

@@ -14,7 +14,10 @@ export const externalAccounts = pgTable(
     status: text("status").notNull(),
     currency: text("currency").notNull(),
     accountType: text("account_type").notNull(),
-    /** What makes two accounts equivalent: routing:account for banks, the (EVM: lowercased) address for wallets. */
+    /**
+     * What makes two accounts equivalent: a bank account's bank fields and number (bank-accounts/spec.ts
+     * bankIdentity; `routing:account` for USD), the (EVM: lowercased) address for wallets.
+     */
     identity: text("identity").notNull(),
     accountInfo: jsonb("account_info").notNull(),
     ownershipType: text("ownership_type"),

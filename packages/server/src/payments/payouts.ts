@@ -5,6 +5,7 @@ import { sandboxSuffix } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import { money } from "../core/money.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
+import { sandboxNumberOf } from "../external-accounts/sandbox-number.js";
 import type { ExternalAccountRow } from "../external-accounts/store.js";
 import { lockForPosting, postBalanceChanges } from "../ledger/ledger.js";
 import { requireActive } from "../quotes/active.js";
@@ -16,7 +17,7 @@ import {
   usdPrincipal,
   walletNetwork,
 } from "../quotes/wallet-payouts.js";
-import { expectedSettlement, type PayoutRail } from "../rails/rails.js";
+import { expectedSettlementFor, type PaymentRail } from "../rails/rails.js";
 import type { ExecuteOptions, ExecutionContext, OutcomePlan } from "./execution-context.js";
 import { insertPayment, paymentFromQuote, transitionPayment } from "./lifecycle.js";
 import { failPayout, PAYOUT_FAIL, PAYOUT_SETTLE, type PayoutJob, RETURN_AFTER_MS } from "./payout-jobs.js";
@@ -57,23 +58,26 @@ export const quotePayoutOutcome: OutcomePlan = (suffix, transactionId, now, expe
 };
 
 /** Where a payout goes: over a bank rail, or on chain to a wallet (wallet-payouts.ts). */
-type Delivery = { rail: PayoutRail; expected: Date } | { network: string; expected: Date };
+type Delivery = { rail: string; expected: Date } | { network: string; expected: Date };
 
 function payoutTransaction(quote: quotes.QuoteRow, delivery: Delivery, now: Date): TransactionRow {
   const { expected } = delivery;
   const rail = "rail" in delivery ? delivery.rail : null;
-  // The row has one currency (the sender's), so a stablecoin receivedAmount travels in details, and
-  // received_amount stays null; refunds use sent_amount − fees (docs/decisions.md "Wallet payouts").
-  const onChain = rail === null;
+  // The row has one currency (the sender's), so across currencies (a stablecoin wallet, a corridor's bank
+  // account) receivedAmount travels in details and received_amount stays null; refunds use sent_amount −
+  // fees (docs/decisions.md "Wallet payouts").
+  const sameCurrency = quote.sending_currency === quote.receiving_currency;
   const base = paymentFromQuote(quote, "PROCESSING", { now });
   return {
     ...base,
-    received_amount: onChain ? null : quote.total_receiving_amount,
+    received_amount: sameCurrency ? quote.total_receiving_amount : null,
     payment_rail: rail,
-    rail_selection_mode: onChain ? null : (quote.details.railSelectionMode as string),
+    rail_selection_mode: rail === null ? null : (quote.details.railSelectionMode as string),
     details: {
       ...base.details,
-      ...(onChain ? { receivedAmount: money(quote.total_receiving_amount, quote.receiving_currency) } : {}),
+      ...(sameCurrency
+        ? {}
+        : { receivedAmount: money(quote.total_receiving_amount, quote.receiving_currency) }),
       expectedSettlementAt: expected.toISOString(),
       settlementTimelineSeconds: Math.round((expected.getTime() - now.getTime()) / 1000),
     },
@@ -93,10 +97,15 @@ async function deliveryFor(
   walletThreshold: number,
 ): Promise<{ external: ExternalAccountRow; delivery: Delivery }> {
   const external = await ownedExternalAccount(tx, caller, source, quote.destination_account_id as string);
-  if (external.account_type === "USD_ACCOUNT") {
+  const rail = quote.details.paymentRail;
+  if (typeof rail === "string") {
     requireValidated(external);
-    const rail = quote.details.paymentRail as PayoutRail;
-    return { external, delivery: { rail, expected: expectedSettlement(rail, now) } };
+    const expected = expectedSettlementFor({
+      rail: rail as PaymentRail,
+      currency: quote.receiving_currency,
+      now,
+    });
+    return { external, delivery: { rail, expected } };
   }
   const network = walletNetwork(external);
   requireWalletPayable(external, usdPrincipal(quote), walletThreshold);
@@ -146,9 +155,8 @@ export async function settlePayout(
     await insertPayment(tx, payment);
   }
   const processing = await quotes.updateQuoteStatus(tx, quote.id, { status: "PROCESSING", now });
-  // Sandbox outcomes by suffix: of a bank accountNumber, or of a wallet address (conventions §3.6).
-  const info = external.account_info;
-  const suffix = sandboxSuffix(String(info.accountNumber ?? info.address ?? ""));
+  // Sandbox outcomes by suffix: of the bank account's number, or of a wallet address (conventions §3.6).
+  const suffix = sandboxSuffix(sandboxNumberOf(external));
   const plan = (options.outcome ?? quotePayoutOutcome)(
     caller.environment === "SANDBOX" ? suffix : "",
     row.id,

@@ -11,8 +11,8 @@ import { requireEndUserTerms } from "../customers/end-user-terms.js";
 import type { RailFeeConfig } from "../platform/schemas.js";
 import { findPlatform } from "../platform/store.js";
 import { requireActive } from "./active.js";
+import { internalTerms, priceBetween } from "./pricing.js";
 import { pendingQuoteRow } from "./quote-row.js";
-import { priceBetween } from "./quotes.js";
 import type { CreateQuoteBody } from "./schemas.js";
 import * as store from "./store.js";
 
@@ -159,7 +159,8 @@ export async function createFundingQuoteIn(
     ]);
   requireActive(destination);
   const pair = { sending, receiving: destination.currency };
-  const { price, exchangeRate } = await priceBetween(tx, caller, pair, request, feeConfigs, now);
+  const terms = internalTerms(sending, request.platformFeeOverride, feeConfigs);
+  const { price, exchangeRate } = await priceBetween(tx, caller, pair, request, terms, now);
   const wire = {
     sourceType: "REALTIME_FUNDING",
     currency: sending,

@@ -5,12 +5,14 @@ import { MAX_AMOUNT } from "../core/money.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { findExternalAccountOrThrow } from "../external-accounts/external-accounts.js";
+import { walletAccountTypes } from "../external-accounts/schemas.js";
 import type { ExternalAccountRow } from "../external-accounts/store.js";
 import type { RailFeeConfig } from "../platform/schemas.js";
-import { type FeeSchedule, NO_FEE, priceTransfer } from "../rails/fees.js";
+import { type FeeSchedule, NO_FEE } from "../rails/fees.js";
 import { maxTransactionAmount } from "../rails/limits.js";
-import { checkRailCap, type PayoutRail } from "../rails/rails.js";
+import { chooseRail } from "../rails/rail-selection.js";
 import { requireActive } from "./active.js";
+import { type PriceTerms, priceBetween } from "./pricing.js";
 import { pendingQuoteRow } from "./quote-row.js";
 import type { AccountTransferRequest } from "./request.js";
 import type * as store from "./store.js";
@@ -65,7 +67,7 @@ export function requireValidated(external: ExternalAccountRow): void {
 }
 
 /** The withdrawal fee: the per-quote override, else the rail's feeConfigs entry (USD sources only). */
-function railFee(override: number | undefined, feeConfigs: RailFeeConfig[], rail: PayoutRail): FeeSchedule {
+function railFee(override: number | undefined, feeConfigs: RailFeeConfig[], rail: string): FeeSchedule {
   if (override !== undefined) return { variableRateBps: 0, fixedAmount: override };
   const config = feeConfigs.find((c) => c.rail === rail);
   return config
@@ -87,7 +89,10 @@ async function payoutAccounts(tx: Tx, caller: Caller, request: AccountTransferRe
   return { source, external };
 }
 
-/** A bank payout's own checks: validated bank account, ACTIVE source, USD to USD. */
+/** The internal accounts a bank payout is sent from (issue 18 §3); an EMBEDDED_WALLET needs the off-ramp. */
+const bankPayoutSources = new Set(["USD", "USDC", "USDB"]);
+
+/** A bank payout's own checks: a validated bank account, an ACTIVE USD, USDC or USDB source. */
 function checkBankPayout(
   request: AccountTransferRequest,
   source: InternalAccountRow,
@@ -95,18 +100,87 @@ function checkBankPayout(
 ) {
   requireValidated(external);
   requireActive(source);
-  const receiving = request.destination.currency ?? external.currency;
-  if (source.currency !== "USD" || receiving !== "USD" || source.type === "EMBEDDED_WALLET")
+  const requested = request.destination.currency;
+  if (requested !== undefined && requested !== external.currency)
+    throw invalidField(
+      "destination.currency",
+      `must be ${external.currency}, the currency of external account ${external.id}`,
+    );
+  if (request.platformFeeOverride !== undefined && source.currency !== "USD")
+    throw invalidField("platformFeeOverride", "platform fees apply only to USD sources");
+  if (!bankPayoutSources.has(source.currency) || source.type === "EMBEDDED_WALLET")
     throw new ApiError("NOT_IMPLEMENTED", {
-      reason: `Payouts from a ${source.currency} ${source.type} account to ${receiving} are not built yet; only USD to a USD bank account is.`,
+      reason: `Payouts from a ${source.currency} ${source.type} account are not built yet; from USD, USDC and USDB internal accounts they are.`,
     });
 }
 
+/** The rail's fee (USD sources only) and the maximum: ACH_SAME_DAY's own cap replaces the general one. */
+function payoutTerms(
+  request: AccountTransferRequest,
+  sending: string,
+  feeConfigs: RailFeeConfig[],
+  rail: string,
+): PriceTerms {
+  return {
+    platformFee: sending === "USD" ? railFee(request.platformFeeOverride, feeConfigs, rail) : NO_FEE,
+    maxTotalSendingAmount: rail === "ACH_SAME_DAY" ? MAX_AMOUNT : maxTransactionAmount(sending),
+  };
+}
+
+/**
+ * Prices a payout to a bank account of any corridor (issue 18 §3): the rail chosen by the corridor table
+ * (rails/rail-selection.ts; pinned → MANUAL, else the first the account can take → AUTO), its fee from
+ * `feeConfigs`, and across currencies the cached rate. The rail is chosen once more with the amount that
+ * goes over it, since a capped rail may be passed over (and a pinned one refused) only then; the price is
+ * the chosen rail's. Above the receiving corridor's maximum → `400 TRANSACTION_SIZE_LIMIT_EXCEEDED`.
+ */
+async function newBankPayoutQuoteRow(
+  tx: Tx,
+  caller: Caller,
+  request: AccountTransferRequest,
+  accounts: { source: InternalAccountRow; external: ExternalAccountRow },
+  feeConfigs: RailFeeConfig[],
+  now: Date,
+): Promise<store.QuoteRow> {
+  const { source, external } = accounts;
+  checkBankPayout(request, source, external);
+  const receiving = external.currency;
+  const account = { ...external.account_info, accountType: external.account_type };
+  const pinned = request.destination.paymentRail;
+  const pair = { sending: source.currency, receiving };
+  const priceOver = (rail: string) =>
+    priceBetween(tx, caller, pair, request, payoutTerms(request, source.currency, feeConfigs, rail), now);
+  let choice = chooseRail({ currency: receiving, account, pinned, now });
+  let priced = await priceOver(choice.rail);
+  const amount = priced.price.totalReceivingAmount;
+  const final = chooseRail({ currency: receiving, account, pinned, amount, now });
+  if (final.rail !== choice.rail) {
+    choice = final;
+    priced = await priceOver(final.rail);
+  }
+  const maximum = maxTransactionAmount(receiving);
+  if (choice.rail !== "ACH_SAME_DAY" && priced.price.totalReceivingAmount > maximum)
+    throw new ApiError("TRANSACTION_SIZE_LIMIT_EXCEEDED", {
+      reason: `totalReceivingAmount ${priced.price.totalReceivingAmount} exceeds the ${receiving} corridor's single-transaction maximum of ${maximum}.`,
+    });
+  const row = pendingQuoteRow({
+    caller,
+    request,
+    source,
+    destination: { id: external.id, currency: receiving, wire: { paymentRail: choice.rail } },
+    price: priced.price,
+    details: { paymentRail: choice.rail, railSelectionMode: choice.railSelectionMode },
+    now,
+  });
+  return { ...row, exchange_rate: priced.exchangeRate };
+}
+
+/** External account types that are crypto wallets (the rest are bank accounts of some corridor). */
+const walletTypes = new Set<string>([...walletAccountTypes, "LIGHTNING"]);
+
 /**
  * Prices a payout. To a wallet: wallet-payouts.ts, only when `wallets` (the regulatory threshold) is
- * given, else `501`. To a USD bank account: no pinned rail → ACH (AUTO); ACH_SAME_DAY is only ever
- * pinned (MANUAL). The ACH_SAME_DAY per-entry cap applies to the principal sent over the rail and
- * replaces the general single-transaction maximum for that rail; above it → `400 AMOUNT_OUT_OF_RANGE`.
+ * given, else `501`. To a bank account of any corridor: newBankPayoutQuoteRow.
  */
 export async function newPayoutQuoteRow(
   tx: Tx,
@@ -116,29 +190,11 @@ export async function newPayoutQuoteRow(
   now: Date,
   wallets?: { verificationThreshold: number },
 ): Promise<store.QuoteRow> {
-  const { source, external } = await payoutAccounts(tx, caller, request);
-  if (external.account_type !== "USD_ACCOUNT") {
-    if (!wallets) throw onlyBankAccounts(external);
-    const threshold = wallets.verificationThreshold;
-    return newWalletQuoteRow({ caller, request, source, external, threshold, now });
-  }
-  checkBankPayout(request, source, external);
-  const pinned = request.destination.paymentRail as PayoutRail | undefined;
-  const rail: PayoutRail = pinned ?? "ACH";
-  const price = priceTransfer({
-    lockedCurrencySide: request.lockedCurrencySide,
-    lockedCurrencyAmount: request.lockedCurrencyAmount,
-    platformFee: railFee(request.platformFeeOverride, feeConfigs, rail),
-    maxTotalSendingAmount: rail === "ACH_SAME_DAY" ? MAX_AMOUNT : maxTransactionAmount("USD"),
-  });
-  checkRailCap(rail, price.totalReceivingAmount, now);
-  return pendingQuoteRow({
-    caller,
-    request,
-    source,
-    destination: { id: external.id, currency: "USD", wire: { paymentRail: rail } },
-    price,
-    details: { paymentRail: rail, railSelectionMode: pinned ? "MANUAL" : "AUTO" },
-    now,
-  });
+  const accounts = await payoutAccounts(tx, caller, request);
+  const { source, external } = accounts;
+  if (!walletTypes.has(external.account_type))
+    return newBankPayoutQuoteRow(tx, caller, request, accounts, feeConfigs, now);
+  if (!wallets) throw onlyBankAccounts(external);
+  const threshold = wallets.verificationThreshold;
+  return newWalletQuoteRow({ caller, request, source, external, threshold, now });
 }

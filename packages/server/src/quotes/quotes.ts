@@ -7,14 +7,11 @@ import { currency } from "../core/money.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { requireEndUserTerms } from "../customers/end-user-terms.js";
-import { priceCrossCurrency } from "../exchange-rates/pricing.js";
-import { cachedRate } from "../exchange-rates/rates.js";
 import type { RailFeeConfig } from "../platform/schemas.js";
 import { findPlatform } from "../platform/store.js";
-import { type FeeSchedule, NO_FEE, type Price, priceTransfer } from "../rails/fees.js";
-import { maxTransactionAmount } from "../rails/limits.js";
 import { requireActive } from "./active.js";
 import { newPayoutQuoteRow } from "./payouts.js";
+import { internalTerms, priceBetween } from "./pricing.js";
 import { pendingQuoteRow } from "./quote-row.js";
 import type { AccountTransferRequest } from "./request.js";
 import type { Quote } from "./schemas.js";
@@ -48,20 +45,6 @@ export function toQuote(row: store.QuoteRow, now: Date): Quote {
   return quote;
 }
 
-/** The platform fee of an internal transfer: the override, else the INTERNAL rail's config; USD sources only. */
-export function platformFeeFor(
-  sendingCurrency: string,
-  override: number | undefined,
-  feeConfigs: RailFeeConfig[],
-): FeeSchedule {
-  if (sendingCurrency !== "USD") return NO_FEE;
-  if (override !== undefined) return { variableRateBps: 0, fixedAmount: override };
-  const config = feeConfigs.find((c) => c.rail === "INTERNAL");
-  return config
-    ? { variableRateBps: config.variableRateBps ?? 0, fixedAmount: config.fixedAmount ?? 0 }
-    : NO_FEE;
-}
-
 /** Account-level checks: 404 for unknown accounts, then 400, then 409, then 501 for what is not built. */
 async function transferAccounts(tx: Tx, caller: Caller, request: AccountTransferRequest) {
   const source = await findAccountOrThrow(tx, caller, request.source.accountId);
@@ -90,44 +73,6 @@ async function transferAccounts(tx: Tx, caller: Caller, request: AccountTransfer
   return { source, destination };
 }
 
-/**
- * Prices `lockedCurrencyAmount` from `sending` to `receiving`: the same currency with the platform fee;
- * across currencies at the platform's cached rate (exchange-rates/rates.ts, the one `GET /exchange-rates`
- * shows), or `400 QUOTE_RATE_UNAVAILABLE`.
- */
-export async function priceBetween(
-  tx: Tx,
-  caller: Caller,
-  pair: { sending: string; receiving: string },
-  request: Pick<
-    AccountTransferRequest,
-    "lockedCurrencySide" | "lockedCurrencyAmount" | "platformFeeOverride"
-  >,
-  feeConfigs: RailFeeConfig[],
-  now: Date,
-): Promise<{ price: Price; exchangeRate: number }> {
-  const input = {
-    lockedCurrencySide: request.lockedCurrencySide,
-    lockedCurrencyAmount: request.lockedCurrencyAmount,
-    platformFee: platformFeeFor(pair.sending, request.platformFeeOverride, feeConfigs),
-    maxTotalSendingAmount: maxTransactionAmount(pair.sending),
-  };
-  if (pair.sending === pair.receiving) return { price: priceTransfer(input), exchangeRate: 1 };
-  const rate = await cachedRate(
-    tx,
-    caller.platformId,
-    { source: pair.sending, destination: pair.receiving },
-    now,
-  );
-  if (!rate)
-    throw new ApiError("QUOTE_RATE_UNAVAILABLE", {
-      reason: `No ${pair.sending} to ${pair.receiving} exchange rate is available now.`,
-    });
-  const decimals = { sending: currency(pair.sending).decimals, receiving: currency(pair.receiving).decimals };
-  const price = priceCrossCurrency({ ...input, rate: rate.rate, decimals });
-  return { price, exchangeRate: Number(rate.text) };
-}
-
 /** Prices a transfer between internal accounts (priceBetween). */
 async function newQuoteRow(
   tx: Tx,
@@ -139,7 +84,8 @@ async function newQuoteRow(
 ): Promise<store.QuoteRow> {
   const { source, destination } = accounts;
   const pair = { sending: source.currency, receiving: destination.currency };
-  const { price, exchangeRate } = await priceBetween(tx, caller, pair, request, feeConfigs, now);
+  const terms = internalTerms(source.currency, request.platformFeeOverride, feeConfigs);
+  const { price, exchangeRate } = await priceBetween(tx, caller, pair, request, terms, now);
   const destinationRef = { id: destination.id, currency: destination.currency, wire: {} };
   const row = pendingQuoteRow({ caller, request, source, destination: destinationRef, price, now });
   return { ...row, exchange_rate: exchangeRate };

@@ -1,7 +1,6 @@
 import { ApiError, type FieldError, invalidInput } from "../core/errors/api-error.js";
 import { parseId } from "../core/ids.js";
 import { isKnownCurrency } from "../core/money.js";
-import { payoutRails } from "../rails/rails.js";
 import type { CreateQuoteBody } from "./schemas.js";
 
 /** The forms built so far: from an internal account to an internal account or an external bank account. */
@@ -41,14 +40,6 @@ function foreignFields(body: CreateQuoteBody): FieldError[] {
   return errors;
 }
 
-/** A payout to an external bank account travels over ACH or ACH_SAME_DAY only (conventions §3.5). */
-function checkPayoutRail(rail: string | undefined): void {
-  if (rail !== undefined && !(payoutRails as readonly string[]).includes(rail))
-    throw invalidInput([
-      { field: "destination.paymentRail", message: "must be ACH or ACH_SAME_DAY for a USD bank account" },
-    ]);
-}
-
 /**
  * The checks that need no database, in the conventions' order (§1.7): field errors, then unknown
  * currency codes, then self payment; forms not built yet answer `501 NOT_IMPLEMENTED` after those.
@@ -68,6 +59,5 @@ export function checkQuoteRequest(body: CreateQuoteBody): AccountTransferRequest
     throw notBuilt("Quotes funded by REALTIME_FUNDING");
   if (destination.destinationType !== "ACCOUNT" || destination.accountId === undefined)
     throw notBuilt("Quotes to UMA_ADDRESS destinations");
-  if (parseId("ExternalAccount", destination.accountId)) checkPayoutRail(destination.paymentRail);
   return body as AccountTransferRequest;
 }

@@ -1,0 +1,156 @@
+import {
+  accountEnding,
+  address,
+  type Corridor,
+  clabeEnding,
+  iban,
+  MISSING,
+  phoneEnding,
+  ukAccountEnding,
+} from "./corridor-helpers.js";
+
+export const americasEurope: Corridor[] = [
+  {
+    accountType: "USD_ACCOUNT",
+    currency: "USD",
+    info: { accountNumber: "1234567890", routingNumber: "021000021", bankAccountType: "CHECKING" },
+    beneficiary: { countryOfResidence: "US" },
+    invalid: [
+      ["accountNumber", "12ab", "digits only"],
+      ["routingNumber", "123456789", "ABA checksum"],
+      ["bankAccountType", "BROKERAGE", "CHECKING or SAVINGS"],
+      ["intermediaryRoutingNumber", "021000022", "ABA checksum"],
+      ["fiToFiInformation", "x".repeat(211), "at most 210 characters"],
+      ["beneficiary.fullName", MISSING, "an INDIVIDUAL beneficiary has a fullName"],
+    ],
+    withSuffix: accountEnding("1234567890"),
+  },
+  {
+    accountType: "BRL_ACCOUNT",
+    currency: "BRL",
+    info: { pixKey: "52998224725", pixKeyType: "CPF", taxId: "52998224725" },
+    invalid: [
+      ["pixKey", "52998224726", "a CPF key has valid check digits"],
+      ["pixKeyType", "IBAN", "one of CPF, CNPJ, EMAIL, PHONE, RANDOM"],
+      ["taxId", "11222333000182", "CNPJ check digits"],
+    ],
+    withSuffix: (suffix) => ({ pixKeyType: "RANDOM", pixKey: `123e4567-e89b-42d3-a456-426614174${suffix}` }),
+  },
+  {
+    accountType: "CAD_ACCOUNT",
+    currency: "CAD",
+    info: { bankCode: "001", branchCode: "00012", accountNumber: "1234567" },
+    beneficiary: { registrationNumber: "123456789" },
+    invalid: [
+      ["bankCode", "01", "three digits"],
+      ["branchCode", "0012", "five digits"],
+      ["accountNumber", "123456", "7 to 12 digits"],
+    ],
+    withSuffix: accountEnding("1234567"),
+  },
+  {
+    accountType: "COP_ACCOUNT",
+    currency: "COP",
+    info: {
+      accountNumber: "1234567890",
+      bankAccountType: "SAVINGS",
+      bankName: "Bancolombia",
+      phoneNumber: "+573001234567",
+    },
+    beneficiary: { documentType: "CC", documentNumber: "1020304050" },
+    invalid: [
+      ["bankAccountType", "CURRENT", "CHECKING or SAVINGS"],
+      ["phoneNumber", "+576012345678", "a mobile number of CO"],
+      ["beneficiary.documentType", "SSN", "one of CC, CE, TI, NIT, PP"],
+    ],
+    withSuffix: accountEnding("1234567890"),
+  },
+  {
+    accountType: "DKK_ACCOUNT",
+    currency: "DKK",
+    info: { iban: "DK5000400440116243", swiftCode: "DABADKKK" },
+    invalid: [
+      ["iban", "DK5000400040116243", "IBAN checksum (the hosted document's example fails it)"],
+      ["swiftCode", "DEUTDEFF", "a BIC of a bank in DK"],
+    ],
+    withSuffix: (suffix) => ({ iban: iban("DK", `00400440116${suffix}`) }),
+  },
+  {
+    accountType: "EUR_ACCOUNT",
+    currency: "EUR",
+    info: { iban: "DE89370400440532013000" },
+    invalid: [
+      ["iban", "DE89370400440532013001", "IBAN checksum"],
+      ["iban", "TR330006100519786457841326", "an IBAN of a SEPA country"],
+      ["swiftCode", "BNPAFRPP", "a BIC of the IBAN's country"],
+      ["beneficiary.countryOfResidence", MISSING, "EurBeneficiary requires countryOfResidence"],
+    ],
+    withSuffix: (suffix) => ({ iban: iban("DE", `370400440532013${suffix}`) }),
+  },
+  {
+    accountType: "GBP_ACCOUNT",
+    currency: "GBP",
+    info: { sortCode: "089999", accountNumber: "66374958" },
+    invalid: [
+      ["sortCode", "08999", "six digits"],
+      ["accountNumber", "66374959", "Vocalink modulus check"],
+    ],
+    withSuffix: (suffix) => ({ accountNumber: ukAccountEnding(suffix) }),
+  },
+  {
+    accountType: "GTQ_ACCOUNT",
+    currency: "GTQ",
+    info: { accountNumber: "1234567890", bankAccountType: "CHECKING", bankName: "Banco Industrial" },
+    beneficiary: { phoneNumber: "+50222345678" },
+    invalid: [
+      ["accountNumber", "", "1..34 characters"],
+      ["bankAccountType", MISSING, "bankAccountType is required"],
+      ["beneficiary.phoneNumber", MISSING, "GtqBeneficiary requires phoneNumber"],
+    ],
+    withSuffix: accountEnding("1234567890"),
+  },
+  {
+    accountType: "HTG_ACCOUNT",
+    currency: "HTG",
+    info: { phoneNumber: "+50934123456" },
+    invalid: [["phoneNumber", "+50922123456", "a fixed line cannot hold mobile money"]],
+    withSuffix: phoneEnding("+50934123456"),
+  },
+  {
+    accountType: "JMD_ACCOUNT",
+    currency: "JMD",
+    info: { accountNumber: "123456789", branchCode: "12345", bankAccountType: "SAVINGS", bankName: "NCB" },
+    beneficiary: { address: { ...address, country: "JM" }, phoneNumber: "+18765551234" },
+    invalid: [
+      ["branchCode", "1234", "five digits"],
+      ["beneficiary.address", MISSING, "JmdBeneficiary requires address"],
+      ["beneficiary.phoneNumber", MISSING, "JmdBeneficiary requires phoneNumber"],
+    ],
+    withSuffix: accountEnding("123456789"),
+  },
+  {
+    accountType: "MXN_ACCOUNT",
+    currency: "MXN",
+    info: { clabeNumber: "002010077777777771" },
+    invalid: [
+      ["clabeNumber", "002010077777777772", "CLABE check digit"],
+      ["clabeNumber", "12345", "18 digits"],
+    ],
+    withSuffix: (suffix) => ({ clabeNumber: clabeEnding(suffix) }),
+  },
+  {
+    accountType: "SLV_ACCOUNT",
+    currency: "USD",
+    info: {
+      bankName: "Banco Agricola",
+      accountNumber: "1234567890",
+      bankAccountType: "SAVINGS",
+      phoneNumber: "+50370123456",
+    },
+    invalid: [
+      ["bankAccountType", "CURRENT", "CHECKING or SAVINGS"],
+      ["phoneNumber", "+50321234567", "a mobile number of SV"],
+    ],
+    withSuffix: accountEnding("1234567890"),
+  },
+];

@@ -1,0 +1,141 @@
+import { accountEnding, address, type Corridor, iban, MISSING } from "./corridor-helpers.js";
+
+export const asiaSwift: Corridor[] = [
+  {
+    accountType: "AED_ACCOUNT",
+    currency: "AED",
+    info: { iban: "AE070331234567890123456", swiftCode: "EBILAEAD" },
+    beneficiary: { address },
+    invalid: [
+      ["iban", "AE070331234567890123457", "IBAN checksum"],
+      ["swiftCode", "DEUTDEFF", "a BIC of a bank in AE"],
+      ["beneficiary.address", MISSING, "AedBeneficiary requires address"],
+    ],
+    withSuffix: (suffix) => ({ iban: iban("AE", `0331234567890123${suffix}`) }),
+  },
+  {
+    accountType: "BDT_ACCOUNT",
+    currency: "BDT",
+    info: {
+      accountNumber: "1234567890",
+      bankName: "Dutch-Bangla Bank",
+      branchCode: "12345",
+      swiftCode: "DBBLBDDH",
+      phoneNumber: "+8801712345678",
+    },
+    invalid: [
+      ["bankName", "", "bankName is 1..255 characters"],
+      ["branchCode", "1234", "five digits"],
+      ["swiftCode", "DEUTDEFF", "a BIC of a bank in BD"],
+      ["phoneNumber", "+88029123456", "a mobile number of BD"],
+    ],
+    withSuffix: accountEnding("1234567890"),
+  },
+  {
+    accountType: "CNY_ACCOUNT",
+    currency: "CNY",
+    info: { accountNumber: "6222021234567890456", bankName: "ICBC", phoneNumber: "+8613812345678" },
+    invalid: [
+      ["accountNumber", "", "1..34 characters"],
+      ["bankName", "", "1..255 characters"],
+      ["phoneNumber", "+861012345678", "a mobile number of CN"],
+    ],
+    withSuffix: accountEnding("6222021234567890456"),
+  },
+  {
+    accountType: "HKD_ACCOUNT",
+    currency: "HKD",
+    info: { bankName: "HSBC", accountNumber: "123456789012", swiftCode: "HSBCHKHHHKH" },
+    invalid: [
+      ["bankName", "", "1..255 characters"],
+      ["swiftCode", "HSBCGB2L", "a BIC of a bank in HK"],
+    ],
+    withSuffix: accountEnding("123456789012"),
+  },
+  {
+    accountType: "IDR_ACCOUNT",
+    currency: "IDR",
+    info: {
+      bankName: "Bank Central Asia",
+      accountNumber: "1234567890",
+      swiftCode: "CENAIDJA",
+      phoneNumber: "+6281234567890",
+    },
+    invalid: [
+      ["swiftCode", "DBSSSGSG", "a BIC of a bank in ID"],
+      ["phoneNumber", "+62000000000", "a phone number of ID"],
+      ["phoneNumber", "+6512345678", "the hosted pattern ^\\+62[0-9]{9,12}$"],
+    ],
+    withSuffix: accountEnding("1234567890"),
+  },
+  {
+    accountType: "INR_ACCOUNT",
+    currency: "INR",
+    info: { accountNumber: "000111222333", ifsc: "HDFC0001234", rail: "NEFT", bankName: "HDFC Bank" },
+    invalid: [
+      ["vpa", "user", "name@handle"],
+      ["accountNumber", "12345678", "9 to 18 digits"],
+      ["ifsc", "HDFC1001234", "IFSC: 4 letters, 0, 6 letters or digits"],
+      ["ifsc", MISSING, "an account number needs its IFSC"],
+      ["rail", "SWIFT", "one of UPI, NEFT, RTGS"],
+    ],
+    withSuffix: accountEnding("000111222333"),
+  },
+  {
+    accountType: "MYR_ACCOUNT",
+    currency: "MYR",
+    info: { bankName: "Maybank", accountNumber: "514012345678", swiftCode: "MBBEMYKL" },
+    invalid: [["swiftCode", "MABORUMMYYY", "a BIC of a bank in MY (the hosted example is Russian)"]],
+    withSuffix: accountEnding("514012345678"),
+  },
+  {
+    accountType: "PHP_ACCOUNT",
+    currency: "PHP",
+    info: { bankName: "BDO Unibank", accountNumber: "001234567890" },
+    invalid: [["accountNumber", "1234567", "8 to 16 digits"]],
+    withSuffix: accountEnding("001234567890"),
+  },
+  {
+    accountType: "PKR_ACCOUNT",
+    currency: "PKR",
+    info: { bankName: "Standard Chartered", iban: "PK36SCBL0000001123456702", phoneNumber: "+923001234567" },
+    invalid: [
+      ["iban", "PK36SCBL0000001123456703", "IBAN checksum"],
+      ["phoneNumber", "+922134567890", "a mobile number of PK"],
+    ],
+    withSuffix: (suffix) => ({ iban: iban("PK", `SCBL0000001123456${suffix}`) }),
+  },
+  {
+    accountType: "SGD_ACCOUNT",
+    currency: "SGD",
+    info: { bankName: "DBS Bank Ltd", accountNumber: "0123456789", swiftCode: "DBSSSGSG" },
+    invalid: [["swiftCode", "HSBCHKHH", "a BIC of a bank in SG"]],
+    withSuffix: accountEnding("0123456789"),
+  },
+  {
+    accountType: "THB_ACCOUNT",
+    currency: "THB",
+    info: { bankName: "Bangkok Bank", accountNumber: "1234567890", swiftCode: "BKKBTHBK" },
+    invalid: [["swiftCode", "BKKBTHB", "8 or 11 characters"]],
+    withSuffix: accountEnding("1234567890"),
+  },
+  {
+    accountType: "VND_ACCOUNT",
+    currency: "VND",
+    info: { bankName: "Vietcombank", accountNumber: "0011001234567", swiftCode: "BFTVVNVX" },
+    invalid: [["swiftCode", "DBSSSGSG", "a BIC of a bank in VN"]],
+    withSuffix: accountEnding("0011001234567"),
+  },
+  {
+    accountType: "SWIFT_ACCOUNT",
+    currency: "USD",
+    info: { country: "NG", swiftCode: "ZEIBNGLA", bankName: "Zenith Bank", accountNumber: "1234567890" },
+    invalid: [
+      ["country", "XX", "an assigned ISO 3166-1 country"],
+      ["swiftCode", "ZEIBXXLA", "a BIC of an assigned country"],
+      ["iban", "GB29NWBK60161331926818", "IBAN checksum"],
+      ["currency", "ABC", "an ISO 4217 currency"],
+    ],
+    withSuffix: accountEnding("1234567890"),
+  },
+];

@@ -4,6 +4,7 @@ import { CardsResource } from "./resources/cards.js";
 import { ConfigResource } from "./resources/config.js";
 import { CryptoResource } from "./resources/crypto.js";
 import { CustomersResource } from "./resources/customers.js";
+import { DiscoveriesResource } from "./resources/discoveries.js";
 import { ExchangeRatesResource } from "./resources/exchange-rates.js";
 import {
   type CustomerExternalAccountsResource,
@@ -70,6 +71,7 @@ export class PaysvcClient {
   readonly transactions: TransactionsResource;
   readonly quotes: QuotesResource;
   readonly crypto: CryptoResource;
+  readonly discoveries: DiscoveriesResource;
   readonly statements: StatementsResource;
   readonly sandbox: SandboxResource;
   /** Webhook verification (JWKS cached), the delivery log and re-send. */
@@ -121,6 +123,7 @@ export class PaysvcClient {
     this.transactions = new TransactionsResource(sender);
     this.quotes = new QuotesResource(sender);
     this.crypto = new CryptoResource(sender);
+    this.discoveries = new DiscoveriesResource(sender);
     this.statements = new StatementsResource(sender, this.internalAccounts, this.transactions);
     this.sandbox = new SandboxResource(sender);
     this.webhooks = new WebhooksResource(sender);

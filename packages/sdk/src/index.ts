@@ -32,6 +32,7 @@ export { CardsResource } from "./resources/cards.js";
 export { ConfigResource } from "./resources/config.js";
 export { CryptoResource } from "./resources/crypto.js";
 export { CustomersResource } from "./resources/customers.js";
+export { DiscoveriesResource } from "./resources/discoveries.js";
 export { type ExchangeRateListOptions, ExchangeRatesResource } from "./resources/exchange-rates.js";
 export {
   type CustomerExternalAccountsResource,

@@ -106,4 +106,13 @@ describe("quotes through the SDK", () => {
     });
     expect(estimate.netAmount).toBe(1_000_000 - estimate.totalFee);
   });
+
+  test("discoveries.list answers where payouts reach, filtered by country", async () => {
+    const paysvc = await client();
+    const mexico = await paysvc.discoveries.list({ country: "MX" });
+    expect(mexico.data.length).toBeGreaterThan(0);
+    expect(
+      mexico.data.every((entry) => entry.currency === "MXN" && entry.paymentRails.includes("SPEI")),
+    ).toBe(true);
+  });
 });

@@ -23,6 +23,7 @@ import { API_VERSION } from "./core/http/version.js";
 import { registerIdempotency } from "./core/idempotency/idempotency.js";
 import { internalAccountRoutes } from "./customers/account-routes.js";
 import { customerRoutes } from "./customers/routes.js";
+import { discoveryRoutes } from "./discoveries/routes.js";
 import { exchangeRateRoutes } from "./exchange-rates/routes.js";
 import { executionGates } from "./execution-gates.js";
 import { externalAccountRoutes } from "./external-accounts/routes.js";
@@ -95,6 +96,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(statementRoutes, { prefix, deps });
   await app.register(quoteRoutes, { prefix, deps, gates });
   await app.register(exchangeRateRoutes, { prefix, deps });
+  await app.register(discoveryRoutes, { prefix, deps });
   await app.register(transferRoutes, { prefix, deps, gates });
   await app.register(cardRoutes, { prefix, deps });
   await app.register(walletAuthRoutes, { prefix, deps });

@@ -12,6 +12,7 @@ export type * from "./cards.js";
 export type * from "./common.js";
 export type * from "./crypto.js";
 export type * from "./customers.js";
+export type * from "./discoveries.js";
 export type * from "./exchange-rates.js";
 export type * from "./external-accounts.js";
 export type * from "./internal-accounts.js";

@@ -14,6 +14,8 @@ export const sizes = {
   cardModelRuns: long ? 25 : 8,
   /** test/statements/statement-properties.test.ts: random histories, windows and page splits. */
   statementWindowRuns: long ? 25 : 8,
+  /** test/exchange-rates/fx-properties.test.ts: random conversions, locked on either side. */
+  fxRuns: long ? 10_000 : 500,
   /** test/statements/statement-properties.test.ts: closed windows re-read after more postings. */
   closedWindowRuns: long ? 20 : 6,
 } as const;

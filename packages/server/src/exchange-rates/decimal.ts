@@ -75,5 +75,6 @@ export function convertMinorUnits(
   const denominator = pow10(rate.scale + decimals.from);
   let result = numerator / denominator;
   if (rounding === "up" && numerator % denominator !== 0n) result += 1n;
-  return Number(result);
+  // Beyond 2^53 a number is not exact; callers compare with MAX_AMOUNT, so the largest exact value is enough.
+  return result > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(result);
 }

@@ -1,4 +1,5 @@
 import { ApiError } from "../core/errors/api-error.js";
+import { MAX_AMOUNT } from "../core/money.js";
 import { type Price, type PriceInput, priceTransfer } from "../rails/fees.js";
 import { convertMinorUnits, type Rate } from "./decimal.js";
 
@@ -38,6 +39,12 @@ export function priceCrossCurrency(input: CrossCurrencyPriceInput): Price {
     decimals,
     "down",
   );
+  // Past the largest amount (conventions §1.4) a receiving amount is not exact as a JS number: refused.
+  if (received > MAX_AMOUNT) {
+    throw new ApiError("AMOUNT_OUT_OF_RANGE", {
+      reason: `${price.totalSendingAmount - price.feesIncluded} after fees converts to more than ${MAX_AMOUNT} receiving minor units, the largest amount.`,
+    });
+  }
   if (received < 1) {
     throw new ApiError("AMOUNT_OUT_OF_RANGE", {
       reason: `${price.totalSendingAmount - price.feesIncluded} after fees converts to less than one receiving minor unit.`,

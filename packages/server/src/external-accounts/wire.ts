@@ -1,5 +1,15 @@
+import { accountRails } from "../rails/account-rails.js";
 import type { ExternalAccount } from "./schemas.js";
 import type { ExternalAccountRow } from "./store.js";
+
+/**
+ * A bank account's `accountInfo` with the hosted API's `paymentRails`: the rails of its corridor that can pay
+ * it (rails/account-rails.ts), computed at each read so the corridor table stays the one source.
+ */
+function withPaymentRails(row: ExternalAccountRow): ExternalAccountRow["account_info"] {
+  const paymentRails = accountRails(row.currency, { ...row.account_info, accountType: row.account_type });
+  return paymentRails.length === 0 ? row.account_info : { ...row.account_info, paymentRails };
+}
 
 /** The wire ExternalAccount of a stored row. */
 export function toExternalAccount(row: ExternalAccountRow): ExternalAccount {
@@ -7,7 +17,7 @@ export function toExternalAccount(row: ExternalAccountRow): ExternalAccount {
     id: row.id,
     status: row.status as ExternalAccount["status"],
     currency: row.currency,
-    accountInfo: row.account_info,
+    accountInfo: withPaymentRails(row),
     defaultUmaDepositAccount: row.default_uma_deposit_account,
     beneficiaryTrustStatus: row.trusted_at ? "TRUSTED" : "UNTRUSTED",
     createdAt: row.created_at.toISOString(),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { bankAccountSpec, bankAccountTypes } from "../../src/external-accounts/bank-accounts/table.js";
+import { accountRails } from "../../src/rails/account-rails.js";
 import { withEndUserTerms } from "../customers/end-user-terms.js";
 import { startServer, type TestServer } from "../harness.js";
 import { accountInfo, type Corridor, corridors, MISSING, setPath } from "./corridor-examples.js";
@@ -68,12 +69,13 @@ describe.each(corridors)("$accountType", (corridor) => {
     customerId = await newCustomer();
   });
 
-  test("a valid example -> 201 ACTIVE in the sandbox, accountInfo echoed as stored", async () => {
+  test("a valid example -> 201 ACTIVE in the sandbox, accountInfo echoed as stored with the rails that can pay it", async () => {
     const info = accountInfo(corridor);
     const res = await create(customerId, corridor.currency, info);
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ status: "ACTIVE", currency: corridor.currency, accountInfo: info });
-    expect(res.body.accountInfo).toEqual(info);
+    const rails = accountRails(corridor.currency, info);
+    expect(res.body.accountInfo).toEqual(rails.length === 0 ? info : { ...info, paymentRails: rails });
     const read = await server.client.get<ExternalAccount>(`/customers/external-accounts/${res.body.id}`);
     expect(read.body).toEqual(res.body);
     const again = await create<ErrorBody>(customerId, corridor.currency, info);

@@ -13,6 +13,7 @@ import { ownedExternalAccount, requireValidated } from "../quotes/payouts.js";
 import * as quotes from "../quotes/store.js";
 import {
   ON_CHAIN_SETTLEMENT_MS,
+  principalUsdCents,
   requireWalletPayable,
   usdPrincipal,
   walletNetwork,
@@ -108,7 +109,7 @@ async function deliveryFor(
     return { external, delivery: { rail, expected } };
   }
   const network = walletNetwork(external);
-  requireWalletPayable(external, usdPrincipal(quote), walletThreshold);
+  requireWalletPayable(external, principalUsdCents(quote), walletThreshold);
   return { external, delivery: { network, expected: new Date(now.getTime() + ON_CHAIN_SETTLEMENT_MS) } };
 }
 

@@ -10,6 +10,7 @@ import { checkQuoteRequest } from "../quotes/request.js";
 import type { CreateQuoteBody, Quote } from "../quotes/schemas.js";
 import * as quotes from "../quotes/store.js";
 import { executeQuote } from "./execute.js";
+import { requireWalletSignature } from "./wallet-signature.js";
 
 /**
  * `POST /quotes`: the quote (quotes/quotes.ts), and with `immediatelyExecute` its execution in the same
@@ -66,15 +67,18 @@ export const quoteExpired = (row: quotes.QuoteRow) =>
  * exactly one settles; the rest see it executed → `409 CONFLICT`. An expired quote is marked EXPIRED and
  * that is committed before answering `400 QUOTE_EXPIRED`. INSUFFICIENT_FUNDS rolls everything back and
  * the quote stays PENDING, so it can be executed again after funding, until it expires. Strong customer
- * authentication may hold a payout for its own challenge (factor `scaFactor`; sca/gate.ts).
+ * authentication may hold a payout for its own challenge (factor `scaFactor`; sca/gate.ts). A quote from
+ * an EMBEDDED_WALLET (the off-ramp) first needs its stamped payloadToSign (`walletSignature`, the
+ * `Service-Wallet-Signature` header; wallet-signature.ts), checked before the quote's state.
  */
 export async function executeQuoteById(
   deps: Deps,
   caller: Caller,
   rawId: string,
-  scaFactor: string | undefined,
+  options: { scaFactor: string | undefined; walletSignature?: string | undefined },
   gates: readonly ExecutionGate[],
 ): Promise<Quote> {
+  const { scaFactor } = options;
   const id = parseId("Quote", rawId);
   if (!id) throw quoteNotFound(rawId);
   const outcome = await deps.db.transaction(
@@ -82,6 +86,7 @@ export async function executeQuoteById(
       const row = await quotes.lockQuote(tx, caller.platformId, id);
       if (!row) throw quoteNotFound(rawId);
       const now = nowFor(deps, caller);
+      await requireWalletSignature(tx, row, options.walletSignature, now);
       const expired = await expiredOrExecutable(tx, row, now);
       if (expired) return { expired };
       const executed = await executeQuote(tx, { deps, caller, now, gates }, row, { hold: { scaFactor } });

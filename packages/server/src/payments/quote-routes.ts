@@ -4,6 +4,7 @@ import { ErrorBody, errorResponses } from "../core/http/schemas.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { getQuote } from "../quotes/quotes.js";
 import { CreateQuoteBody, ExecuteQuoteBody, Quote, QuoteParams } from "../quotes/schemas.js";
+import { signedHttp } from "../wallet-auth/signed-calls.js";
 import { createQuote, executeQuoteById } from "./quote-execution.js";
 
 /** Quotes: priced by the quotes area, executed here (payments owns every money movement). */
@@ -22,7 +23,7 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonl
       schema: {
         tags,
         description:
-          "Prices a transfer; with `immediatelyExecute` it also executes it. Same-currency transfers between internal accounts only, for now.",
+          "Prices a transfer between internal accounts or a payout to an external account; with `immediatelyExecute` it also executes it. From an EMBEDDED_WALLET the quote answers `paymentInstructions` with the `payloadToSign` its execute needs stamped.",
         body: CreateQuoteBody,
         response: { 201: Quote, ...responses },
       },
@@ -43,13 +44,23 @@ export const quoteRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonl
       config: { permission: "TRANSACT", optionalBody: true },
       schema: {
         tags,
-        description: "Executes a PENDING quote before its `expiresAt`.",
+        description:
+          "Executes a PENDING quote before its `expiresAt`. From an EMBEDDED_WALLET source it needs `Service-Wallet-Signature`: the stamp of `paymentInstructions[].accountOrWalletInfo.payloadToSign` by an active session key of that wallet (no `Request-Id`).",
         params: QuoteParams,
         body: ExecuteQuoteBody,
         response: { 200: Quote, ...responses, 423: ErrorBody },
       },
     },
     async (request) =>
-      executeQuoteById(deps, request.caller, request.params.quoteId, request.body?.scaFactor, gates),
+      executeQuoteById(
+        deps,
+        request.caller,
+        request.params.quoteId,
+        {
+          scaFactor: request.body?.scaFactor,
+          walletSignature: signedHttp(request).signatureHeader,
+        },
+        gates,
+      ),
   );
 };

@@ -89,7 +89,7 @@ async function payoutAccounts(tx: Tx, caller: Caller, request: AccountTransferRe
   return { source, external };
 }
 
-/** The internal accounts a bank payout is sent from (issue 18 §3); an EMBEDDED_WALLET needs the off-ramp. */
+/** The internal accounts a bank payout is sent from (issue 18 §3); a USDB EMBEDDED_WALLET too (§5, the off-ramp). */
 const bankPayoutSources = new Set(["USD", "USDC", "USDB"]);
 
 /** A bank payout's own checks: a validated bank account, an ACTIVE USD, USDC or USDB source. */
@@ -108,7 +108,7 @@ function checkBankPayout(
     );
   if (request.platformFeeOverride !== undefined && source.currency !== "USD")
     throw invalidField("platformFeeOverride", "platform fees apply only to USD sources");
-  if (!bankPayoutSources.has(source.currency) || source.type === "EMBEDDED_WALLET")
+  if (!bankPayoutSources.has(source.currency))
     throw new ApiError("NOT_IMPLEMENTED", {
       reason: `Payouts from a ${source.currency} ${source.type} account are not built yet; from USD, USDC and USDB internal accounts they are.`,
     });

@@ -10,6 +10,7 @@ import { requireEndUserTerms } from "../customers/end-user-terms.js";
 import type { RailFeeConfig } from "../platform/schemas.js";
 import { findPlatform } from "../platform/store.js";
 import { requireActive } from "./active.js";
+import { withWalletInstructions } from "./embedded-wallet.js";
 import { newPayoutQuoteRow } from "./payouts.js";
 import { internalTerms, priceBetween } from "./pricing.js";
 import { pendingQuoteRow } from "./quote-row.js";
@@ -45,7 +46,7 @@ export function toQuote(row: store.QuoteRow, now: Date): Quote {
   return quote;
 }
 
-/** Account-level checks: 404 for unknown accounts, then 400, then 409, then 501 for what is not built. */
+/** Account-level checks: 404 for unknown accounts, then 400, then 409. */
 async function transferAccounts(tx: Tx, caller: Caller, request: AccountTransferRequest) {
   const source = await findAccountOrThrow(tx, caller, request.source.accountId);
   const destination = await findAccountOrThrow(tx, caller, request.destination.accountId);
@@ -66,10 +67,6 @@ async function transferAccounts(tx: Tx, caller: Caller, request: AccountTransfer
     );
   requireActive(source);
   requireActive(destination);
-  if (source.type === "EMBEDDED_WALLET")
-    throw new ApiError("NOT_IMPLEMENTED", {
-      reason: "Quotes from EMBEDDED_WALLET accounts (signed execute) are not built yet.",
-    });
   return { source, destination };
 }
 
@@ -94,7 +91,8 @@ async function newQuoteRow(
 /**
  * Prices and stores a quote inside the caller's transaction: a transfer between internal accounts (across
  * currencies at the cached rate), or a payout to an external bank account or stablecoin wallet
- * (payouts.ts, wallet-payouts.ts). Executing it is payments' (payments/quote-execution.ts); an immediate
+ * (payouts.ts, wallet-payouts.ts). From an EMBEDDED_WALLET it also answers the payloadToSign its execute
+ * needs stamped (embedded-wallet.ts). Executing it is payments' (payments/quote-execution.ts); an immediate
  * execution checks the end-user terms in its gate, so they are checked here only for a quote that waits.
  */
 export async function createQuoteIn(
@@ -108,11 +106,20 @@ export async function createQuoteIn(
   const accounts = payout ? null : await transferAccounts(tx, caller, request);
   const platform = await findPlatform(tx, caller.platformId);
   if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
-  const row = accounts
+  const priced = accounts
     ? await newQuoteRow(tx, caller, request, accounts, platform.fee_configs, now)
     : await newPayoutQuoteRow(tx, caller, request, platform.fee_configs, now, {
         verificationThreshold: walletVerificationThreshold(deps),
       });
+  // An EMBEDDED_WALLET source (the off-ramp) executes only with a stamp of its payloadToSign, which an
+  // agent's execute does not carry: agents keep answering 501 for this source.
+  const source = accounts?.source ?? (await findAccountOrThrow(tx, caller, request.source.accountId));
+  if (caller.agent && source.type === "EMBEDDED_WALLET")
+    throw new ApiError("NOT_IMPLEMENTED", {
+      reason:
+        "Agents cannot quote from EMBEDDED_WALLET accounts: executing such a quote needs the wallet's own Service-Wallet-Signature.",
+    });
+  const row = withWalletInstructions(priced, source);
   if (!request.immediatelyExecute)
     await requireEndUserTerms(tx, [row.customer_id, accounts?.destination.customer_id]);
   await store.insertQuote(tx, row);

@@ -65,13 +65,31 @@ export function requireWalletPayable(
   });
 }
 
-/** The USD principal of a quote (what reaches the wallet, before conversion), in cents. */
+/**
+ * The principal of a wallet payout quote (what reaches the wallet, before conversion), in the sending
+ * currency's minor units: US cents from a USD account, 6-decimal units from a USDB embedded wallet.
+ */
 export function usdPrincipal(quote: store.QuoteRow): number {
   return quote.total_sending_amount - quote.fees_included;
 }
 
+/** The same principal in US cents (rounded up), what the regulatory threshold is compared with. */
+export function principalUsdCents(quote: store.QuoteRow): number {
+  const principal = usdPrincipal(quote);
+  return quote.sending_currency === "USD" ? principal : Math.ceil(principal / UNITS_PER_CENT);
+}
+
+/** Off-ramps (issue 18 §5): a USDB embedded wallet pays out to USDC and USDB wallets at the peg, 1:1. */
+const offRampWallets = new Set(["USDC", "USDB"]);
+const isOffRamp = (source: InternalAccountRow) =>
+  source.type === "EMBEDDED_WALLET" && source.currency === "USDB";
+
 /** 400s that need the wallet: no payment rail on chain, and the wallet's own currency only. */
-function checkWalletRequest(request: AccountTransferRequest, external: ExternalAccountRow): void {
+function checkWalletRequest(
+  request: AccountTransferRequest,
+  source: InternalAccountRow,
+  external: ExternalAccountRow,
+): void {
   if (request.destination.paymentRail !== undefined)
     throw invalidField("destination.paymentRail", "applies only to payouts to bank accounts, not to wallets");
   const requested = request.destination.currency;
@@ -80,6 +98,11 @@ function checkWalletRequest(request: AccountTransferRequest, external: ExternalA
       "destination.currency",
       `must be ${external.currency}, the currency of external account ${external.id}`,
     );
+  if (isOffRamp(source)) {
+    if (request.platformFeeOverride !== undefined)
+      throw invalidField("platformFeeOverride", "platform fees apply only to USD sources");
+    return;
+  }
   if (request.lockedCurrencySide === "RECEIVING" && request.lockedCurrencyAmount % UNITS_PER_CENT !== 0)
     throw invalidField(
       "lockedCurrencyAmount",
@@ -90,7 +113,8 @@ function checkWalletRequest(request: AccountTransferRequest, external: ExternalA
 /**
  * Prices a USD → stablecoin payout to a wallet at exchangeRate 1: the USD principal in cents times
  * 10,000, exact. No feeConfigs entry applies (there is no on-chain rail); platformFeeOverride does.
- * Above the regulatory threshold a wallet that is not ACTIVE is refused (requireWalletPayable).
+ * Above the regulatory threshold a wallet that is not ACTIVE is refused (requireWalletPayable). From a
+ * USDB embedded wallet: offRampQuoteRow.
  */
 export function newWalletQuoteRow(input: {
   caller: Caller;
@@ -102,11 +126,12 @@ export function newWalletQuoteRow(input: {
 }): store.QuoteRow {
   const { request, source, external } = input;
   walletNetwork(external);
-  checkWalletRequest(request, external);
+  checkWalletRequest(request, source, external);
   requireActive(source);
+  if (isOffRamp(source)) return offRampQuoteRow(input);
   if (source.currency !== "USD" || source.type !== "INTERNAL_FIAT")
     throw new ApiError("NOT_IMPLEMENTED", {
-      reason: `Payouts to wallets from a ${source.currency} ${source.type} account are not built yet; only from USD INTERNAL_FIAT accounts.`,
+      reason: `Payouts to wallets from a ${source.currency} ${source.type} account are not built yet; only from USD INTERNAL_FIAT accounts and USDB EMBEDDED_WALLET ones.`,
     });
   const receiving = request.lockedCurrencySide === "RECEIVING";
   const override = request.platformFeeOverride;
@@ -125,6 +150,42 @@ export function newWalletQuoteRow(input: {
     source,
     destination: { id: external.id, currency: external.currency, wire: {} },
     price: { ...price, totalReceivingAmount: price.totalReceivingAmount * UNITS_PER_CENT },
+    now: input.now,
+  });
+}
+
+/**
+ * An off-ramp to a wallet (issue 18 §5): USDB from an embedded wallet to a USDC or USDB wallet at the peg,
+ * exchangeRate 1, both sides in 6-decimal units, so the amounts are equal and exact. No fee (platform
+ * fees apply to USD sources only; there is no on-chain rail fee). The single-transaction maximum is
+ * USDB's. Other stablecoins → `501 NOT_IMPLEMENTED`.
+ */
+function offRampQuoteRow(input: {
+  caller: Caller;
+  request: AccountTransferRequest;
+  source: InternalAccountRow;
+  external: ExternalAccountRow;
+  threshold: number;
+  now: Date;
+}): store.QuoteRow {
+  const { request, source, external } = input;
+  if (!offRampWallets.has(external.currency))
+    throw new ApiError("NOT_IMPLEMENTED", {
+      reason: `Payouts from a USDB EMBEDDED_WALLET to ${external.currency} wallets are not built yet; only to USDC and USDB wallets.`,
+    });
+  const price = priceTransfer({
+    lockedCurrencySide: request.lockedCurrencySide,
+    lockedCurrencyAmount: request.lockedCurrencyAmount,
+    platformFee: NO_FEE,
+    maxTotalSendingAmount: maxTransactionAmount(source.currency),
+  });
+  requireWalletPayable(external, Math.ceil(price.totalReceivingAmount / UNITS_PER_CENT), input.threshold);
+  return pendingQuoteRow({
+    caller: input.caller,
+    request,
+    source,
+    destination: { id: external.id, currency: external.currency, wire: {} },
+    price,
     now: input.now,
   });
 }

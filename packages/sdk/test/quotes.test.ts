@@ -115,4 +115,30 @@ describe("quotes through the SDK", () => {
       mexico.data.every((entry) => entry.currency === "MXN" && entry.paymentRails.includes("SPEI")),
     ).toBe(true);
   });
+
+  test("an off-ramp from an embedded wallet executes with the wallet's session key (executeFromWallet)", async () => {
+    const paysvc = await client();
+    const customer = await paysvc.customers.create({
+      customerType: "INDIVIDUAL",
+      email: "offramp@example.com",
+      ...withEndUserTerms,
+    });
+    const wallet = (
+      await paysvc.internalAccounts.listForCustomers({ customerId: customer.id, currency: "USDB" })
+    ).data[0]?.id as string;
+    const usd = (await paysvc.internalAccounts.listForCustomers({ customerId: customer.id, currency: "USD" }))
+      .data[0]?.id as string;
+    await paysvc.sandbox.fund(wallet, 20_000_000);
+    const quote = await paysvc.quotes.create({
+      source: { sourceType: "ACCOUNT", accountId: wallet },
+      destination: { destinationType: "ACCOUNT", accountId: usd },
+      lockedCurrencySide: "SENDING",
+      lockedCurrencyAmount: 10_000_000,
+    });
+    await expect(paysvc.quotes.execute(quote.id)).rejects.toMatchObject({ code: "WALLET_SIGNATURE_MISSING" });
+    const { sessionKey } = await paysvc.wallet.loginWithEmailOtp({ accountId: wallet, otpCode: "000000" });
+    const executed = await paysvc.quotes.executeFromWallet(quote, sessionKey);
+    expect(executed.status).toBe("COMPLETED");
+    expect((await paysvc.internalAccounts.get(usd)).totalBalance.amount).toBe(quote.totalReceivingAmount);
+  });
 });

@@ -1,5 +1,6 @@
 import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
 import type { CreateQuoteBody, ExecuteQuoteBody, Quote } from "../types/index.js";
+import { type SigningKey, stamp } from "../wallet/crypto.js";
 
 /**
  * Quotes (conventions §3.3): price a transfer, a payout or a realtime-funded deposit, then execute it
@@ -37,5 +38,27 @@ export class QuotesResource {
     options?: RequestOptions,
   ): Promise<ApiResult<Quote>> {
     return this.#sender.send("POST", path`/quotes/${quoteId}/execute`, { body, options });
+  }
+
+  /**
+   * Executes a quote from an embedded wallet (the off-ramp, conventions §3.3): stamps its
+   * `paymentInstructions[].accountOrWalletInfo.payloadToSign` byte for byte with an active session key of
+   * that wallet (`wallet.loginWithEmailOtp` and the like) and sends it as `Service-Wallet-Signature`.
+   */
+  async executeFromWallet(
+    quote: Pick<Quote, "id" | "paymentInstructions">,
+    sessionKey: SigningKey,
+    body: ExecuteQuoteBody = {},
+    options?: RequestOptions,
+  ): Promise<ApiResult<Quote>> {
+    const payload = quote.paymentInstructions?.find(
+      (entry) => entry.accountOrWalletInfo.accountType === "EMBEDDED_WALLET",
+    )?.accountOrWalletInfo.payloadToSign;
+    if (typeof payload !== "string")
+      throw new TypeError(
+        `Quote ${quote.id} has no EMBEDDED_WALLET payloadToSign; execute it with quotes.execute.`,
+      );
+    const headers = { "service-wallet-signature": stamp(payload, sessionKey.privateKey) };
+    return this.#sender.send("POST", path`/quotes/${quote.id}/execute`, { body, options, headers });
   }
 }

@@ -45,7 +45,7 @@ export interface PaymentInstructions {
   instructionsNotes?: string;
   isPlatformAccount?: boolean;
   /** Discriminated by `accountType`: `USD_ACCOUNT` (accountNumber, routingNumber, paymentRails, reference…) or a `*_WALLET` (`address`). */
-  accountOrWalletInfo: { accountType: string };
+  accountOrWalletInfo: { accountType: string; payloadToSign?: string };
 }
 
 /** `POST /sandbox/send`: pays a REALTIME_FUNDING quote; `currencyAmount` defaults to its `totalSendingAmount`. */

@@ -90,7 +90,11 @@ const Open = Type.Object({}, { additionalProperties: true });
 export const PaymentInstructions = Type.Object({
   instructionsNotes: Type.Optional(Type.String()),
   isPlatformAccount: Type.Optional(Type.Boolean()),
-  accountOrWalletInfo: Type.Object({ accountType: Type.String() }, { additionalProperties: true }),
+  accountOrWalletInfo: Type.Object(
+    // An EMBEDDED_WALLET source's execute is stamped over payloadToSign (conventions §3.3).
+    { accountType: Type.String(), payloadToSign: Type.Optional(Type.String()) },
+    { additionalProperties: true },
+  ),
 });
 
 /** A Quote (conventions §3.3); amounts and fees are minor units of the sending (or receiving) currency. */

@@ -9,10 +9,12 @@ import { isFundingQuote } from "../quotes/funding.js";
 import { quoteNotFound } from "../quotes/quotes.js";
 import * as quotes from "../quotes/store.js";
 import { receivingAccount, recordDeposit } from "./deposits.js";
+import type { ExecutionContext } from "./execution-context.js";
 import { insertPayment } from "./lifecycle.js";
+import { settleFundedPayout } from "./payouts.js";
 import { quoteExpired } from "./quote-execution.js";
 import type { Refund } from "./refunds.js";
-import type { TransactionRow } from "./store.js";
+import { lockTransaction, type TransactionRow } from "./store.js";
 import { type Transaction, toTransaction } from "./wire.js";
 
 export interface SendBody {
@@ -75,7 +77,11 @@ async function returnMismatch(
   sent: number,
   now: Date,
 ): Promise<TransactionRow> {
-  const base = fundedRow(quote, sent);
+  // A payout's row is the sender's (OUTGOING, in the sending currency); a deposit's the receiver's.
+  const payout = parseId("ExternalAccount", quote.destination_account_id ?? "") !== null;
+  const base = payout
+    ? { sent_amount: sent, details: { exchangeRate: quote.exchange_rate } }
+    : fundedRow(quote, sent);
   const refund: Refund = {
     transactionId: quote.transaction_id,
     reference: `RF-${quote.transaction_id.slice(-12).toUpperCase()}`,
@@ -88,11 +94,11 @@ async function returnMismatch(
   const row: TransactionRow = {
     id: quote.transaction_id,
     platform_id: quote.platform_id,
-    type: "INCOMING",
+    type: payout ? "OUTGOING" : "INCOMING",
     status: "FAILED",
     account_id: quote.destination_account_id as string,
     customer_id: quote.customer_id,
-    currency: quote.receiving_currency,
+    currency: payout ? quote.sending_currency : quote.receiving_currency,
     sent_amount: base.sent_amount ?? null,
     received_amount: null,
     fees: 0,
@@ -113,6 +119,17 @@ async function returnMismatch(
   };
   await insertPayment(tx, row);
   await quotes.updateQuoteStatus(tx, quote.id, { status: "FAILED", now });
+  return row;
+}
+
+/**
+ * The funds match and the quote pays out: the payout runs as any other (payments/payouts.ts), with no
+ * internal account debited. It runs no execution gates: the money never touched the platform's balances.
+ */
+async function payOut(tx: Tx, context: ExecutionContext, quote: quotes.QuoteRow): Promise<TransactionRow> {
+  await settleFundedPayout(tx, context, quote, arrivedFrom(quote));
+  const row = await lockTransaction(tx, quote.platform_id, quote.transaction_id);
+  if (!row) throw new Error(`the payout of ${quote.id} was not written`);
   return row;
 }
 
@@ -148,9 +165,11 @@ export async function sandboxSend(deps: Deps, caller: Caller, body: SendBody): P
       );
     const sent = body.currencyAmount ?? quote.total_sending_amount;
     const row =
-      sent === quote.total_sending_amount
-        ? await land(tx, caller, quote, now)
-        : await returnMismatch(tx, quote, sent, now);
+      sent !== quote.total_sending_amount
+        ? await returnMismatch(tx, quote, sent, now)
+        : parseId("ExternalAccount", quote.destination_account_id ?? "")
+          ? await payOut(tx, { deps, caller, now, gates: [] }, quote)
+          : await land(tx, caller, quote, now);
     return { transaction: toTransaction(row) };
   });
   if ("expired" in outcome) throw quoteExpired(outcome.expired);

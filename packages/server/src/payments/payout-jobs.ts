@@ -81,7 +81,9 @@ export async function failPayout(
   // sent − fees, not received_amount: a wallet payout receives another currency (payouts.ts).
   const fee = row.fees;
   const principal = (row.sent_amount ?? 0) - fee;
-  if (!failure.refundFails) {
+  // A realtime-funded payout debited no internal account: its refund goes back to the funding source.
+  const funded = row.source.sourceType === "REALTIME_FUNDING";
+  if (!failure.refundFails && !funded) {
     await postBalanceChanges(tx, {
       platformId: row.platform_id,
       now,

@@ -5,6 +5,7 @@ import { sandboxSuffix } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import { money } from "../core/money.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
+import { findExternalAccountOrThrow } from "../external-accounts/external-accounts.js";
 import { sandboxNumberOf } from "../external-accounts/sandbox-number.js";
 import type { ExternalAccountRow } from "../external-accounts/store.js";
 import { lockForPosting, postBalanceChanges } from "../ledger/ledger.js";
@@ -147,7 +148,28 @@ export async function settlePayout(
         : []),
     ],
   });
-  const payment = payoutTransaction(quote, delivery, now);
+  return dispatchPayout(
+    tx,
+    context,
+    quote,
+    { external, delivery, payment: payoutTransaction(quote, delivery, now) },
+    options,
+  );
+}
+
+/**
+ * The money is on its way: the OUTGOING transaction PROCESSING with its event (an approved agent
+ * payment's PENDING row moves there in place), the quote → PROCESSING, and the job that settles or fails
+ * it by the sandbox outcome of the destination's number (conventions §3.6).
+ */
+async function dispatchPayout(
+  tx: Tx,
+  { caller, now }: ExecutionContext,
+  quote: quotes.QuoteRow,
+  out: { external: ExternalAccountRow; delivery: Delivery; payment: TransactionRow },
+  options: ExecuteOptions,
+): Promise<quotes.QuoteRow> {
+  const { external, delivery, payment } = out;
   let row = payment;
   if (options.pending) {
     const { id: _id, created_at: _created, status: _status, updated_at: _updated, ...patch } = payment;
@@ -176,4 +198,36 @@ export async function settlePayout(
     now,
   });
   return processing;
+}
+
+/**
+ * A realtime-funded payout whose money arrived (payments/funding.ts): no internal account is debited;
+ * the OUTGOING transaction names the destination account and the arriving `source`, and runs as any payout.
+ * A failure's refund goes back to the funding source, with no balance change (payout-jobs.ts failPayout).
+ */
+export async function settleFundedPayout(
+  tx: Tx,
+  context: ExecutionContext,
+  quote: quotes.QuoteRow,
+  arrivedFrom: Record<string, unknown>,
+): Promise<quotes.QuoteRow> {
+  const owner = quote.customer_id === null ? "platform" : "customer";
+  const external = await findExternalAccountOrThrow(
+    tx,
+    context.caller,
+    quote.destination_account_id as string,
+    owner,
+  );
+  requireValidated(external);
+  const rail = quote.details.paymentRail as PaymentRail;
+  const delivery = {
+    rail,
+    expected: expectedSettlementFor({ rail, currency: quote.receiving_currency, now: context.now }),
+  };
+  const payment = {
+    ...payoutTransaction(quote, delivery, context.now),
+    account_id: external.id,
+    source: arrivedFrom,
+  };
+  return dispatchPayout(tx, context, quote, { external, delivery, payment }, {});
 }

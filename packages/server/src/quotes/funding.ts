@@ -8,9 +8,12 @@ import { parseId } from "../core/ids.js";
 import { isKnownCurrency } from "../core/money.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import { requireEndUserTerms } from "../customers/end-user-terms.js";
+import { bankAccountSpec } from "../external-accounts/bank-accounts/table.js";
+import { findExternalAccountOrThrow } from "../external-accounts/external-accounts.js";
 import type { RailFeeConfig } from "../platform/schemas.js";
 import { findPlatform } from "../platform/store.js";
 import { requireActive } from "./active.js";
+import { bankPayoutRow, requireValidated } from "./payouts.js";
 import { internalTerms, priceBetween } from "./pricing.js";
 import { pendingQuoteRow } from "./quote-row.js";
 import type { CreateQuoteBody } from "./schemas.js";
@@ -84,10 +87,6 @@ export function checkFundingRequest(body: CreateQuoteBody): FundingRequest {
     throw new ApiError("NOT_IMPLEMENTED", {
       reason: "Realtime-funded quotes to UMA addresses are not built yet.",
     });
-  if (parseId("ExternalAccount", destination.accountId))
-    throw new ApiError("NOT_IMPLEMENTED", {
-      reason: "Realtime-funded payouts to external accounts are not built yet; fund an internal account.",
-    });
   const network = source.cryptoNetwork;
   if (network !== undefined && depositAddress[network] === undefined)
     throw new ApiError("NOT_IMPLEMENTED", { reason: `Funding on ${network} is not built yet.` });
@@ -131,12 +130,57 @@ function paymentInstructions(request: FundingRequest, quoteId: string, amount: n
   ];
 }
 
+/** The quote's source as it is on the wire and in the row: money arriving from outside. */
+function fundingSource(request: FundingRequest, customerId: string | null) {
+  const { currency: sending, cryptoNetwork } = request.source;
+  const wire = {
+    sourceType: "REALTIME_FUNDING",
+    currency: sending,
+    ...(customerId ? { customerId } : {}),
+    ...(cryptoNetwork ? { cryptoNetwork } : {}),
+  };
+  return { id: null, customer_id: customerId, currency: sending, wire };
+}
+
 /**
- * Prices and stores a REALTIME_FUNDING quote to an internal account: the money arrives in
- * `source.currency` by following `paymentInstructions` (in the sandbox, `POST /sandbox/send`), and lands
- * converted at the quote's rate. The quote stays PENDING until then, and expires unpaid.
+ * A realtime-funded payout: the money arrives from outside and leaves for a bank account of any corridor
+ * (issue 18 §4 "once funded, the conversion and the payout run as in §3"), priced as a payout
+ * (quotes/payouts.ts bankPayoutRow). The account is the customer's of `source.customerId`, else the
+ * platform's; another owner's reads as unknown (`404 ACCOUNT_NOT_FOUND`). Wallets stay `501`.
  */
-export async function createFundingQuoteIn(
+async function fundedPayoutRow(
+  tx: Tx,
+  caller: Caller,
+  request: FundingRequest,
+  feeConfigs: RailFeeConfig[],
+  now: Date,
+): Promise<store.QuoteRow> {
+  const customerId = request.source.customerId;
+  const owner = customerId === undefined ? "platform" : "customer";
+  const external = await findExternalAccountOrThrow(tx, caller, request.destination.accountId, owner);
+  if (customerId !== undefined && external.customer_id !== customerId)
+    throw new ApiError("ACCOUNT_NOT_FOUND", {
+      reason: `No external account ${request.destination.accountId}.`,
+    });
+  if (!bankAccountSpec(external.account_type))
+    throw new ApiError("NOT_IMPLEMENTED", {
+      reason: `Realtime-funded payouts to ${external.account_type} external accounts are not built yet; to bank accounts they are.`,
+    });
+  requireValidated(external);
+  const requested = request.destination.currency;
+  if (requested !== undefined && requested !== external.currency)
+    throw invalidInput([
+      {
+        field: "destination.currency",
+        message: `must be ${external.currency}, the currency of external account ${external.id}`,
+      },
+    ]);
+  const source = fundingSource(request, external.customer_id);
+  return bankPayoutRow(tx, caller, request, { source, external }, feeConfigs, now);
+}
+
+/** The quote to an internal account: priced as a transfer between internal accounts. */
+async function fundedDepositRow(
   tx: Tx,
   caller: Caller,
   request: FundingRequest,
@@ -144,7 +188,7 @@ export async function createFundingQuoteIn(
   now: Date,
 ): Promise<store.QuoteRow> {
   const destination = await findAccountOrThrow(tx, caller, request.destination.accountId);
-  const { customerId, currency: sending, cryptoNetwork } = request.source;
+  const { customerId, currency: sending } = request.source;
   if (customerId !== undefined && customerId !== destination.customer_id)
     throw invalidInput([
       { field: "source.customerId", message: "is not the owner of the destination account" },
@@ -161,22 +205,31 @@ export async function createFundingQuoteIn(
   const pair = { sending, receiving: destination.currency };
   const terms = internalTerms(sending, request.platformFeeOverride, feeConfigs);
   const { price, exchangeRate } = await priceBetween(tx, caller, pair, request, terms, now);
-  const wire = {
-    sourceType: "REALTIME_FUNDING",
-    currency: sending,
-    ...(destination.customer_id ? { customerId: destination.customer_id } : {}),
-    ...(cryptoNetwork ? { cryptoNetwork } : {}),
-  };
-  const source = { id: null, customer_id: destination.customer_id, currency: sending, wire };
+  const source = fundingSource(request, destination.customer_id);
   const destinationRef = { id: destination.id, currency: destination.currency, wire: {} };
   const row = pendingQuoteRow({ caller, request, source, destination: destinationRef, price, now });
+  return { ...row, exchange_rate: exchangeRate };
+}
+
+/**
+ * Prices and stores a REALTIME_FUNDING quote: the money arrives in `source.currency` by following
+ * `paymentInstructions` (in the sandbox, `POST /sandbox/send`), then lands converted on an internal
+ * account, or leaves as a payout to a bank account. The quote stays PENDING until then, and expires unpaid.
+ */
+export async function createFundingQuoteIn(
+  tx: Tx,
+  caller: Caller,
+  request: FundingRequest,
+  feeConfigs: RailFeeConfig[],
+  now: Date,
+): Promise<store.QuoteRow> {
+  const payout = parseId("ExternalAccount", request.destination.accountId) !== null;
+  const row = payout
+    ? await fundedPayoutRow(tx, caller, request, feeConfigs, now)
+    : await fundedDepositRow(tx, caller, request, feeConfigs, now);
   const instructions = paymentInstructions(request, row.id, row.total_sending_amount);
-  const quote = {
-    ...row,
-    exchange_rate: exchangeRate,
-    details: { ...row.details, paymentInstructions: instructions },
-  };
-  await requireEndUserTerms(tx, [destination.customer_id]);
+  const quote = { ...row, details: { ...row.details, paymentInstructions: instructions } };
+  await requireEndUserTerms(tx, [row.customer_id]);
   await store.insertQuote(tx, quote);
   return quote;
 }

@@ -116,7 +116,7 @@ function checkBankPayout(
 
 /** The rail's fee (USD sources only) and the maximum: ACH_SAME_DAY's own cap replaces the general one. */
 function payoutTerms(
-  request: AccountTransferRequest,
+  request: Pick<AccountTransferRequest, "platformFeeOverride">,
   sending: string,
   feeConfigs: RailFeeConfig[],
   rail: string,
@@ -127,23 +127,35 @@ function payoutTerms(
   };
 }
 
+/** Where a quote's money comes from: an internal account, or money arriving from outside (REALTIME_FUNDING). */
+export type QuoteSourceRef = Parameters<typeof pendingQuoteRow>[0]["source"];
+
 /**
  * Prices a payout to a bank account of any corridor (issue 18 §3): the rail chosen by the corridor table
  * (rails/rail-selection.ts; pinned → MANUAL, else the first the account can take → AUTO), its fee from
  * `feeConfigs`, and across currencies the cached rate. The rail is chosen once more with the amount that
  * goes over it, since a capped rail may be passed over (and a pinned one refused) only then; the price is
- * the chosen rail's. Above the receiving corridor's maximum → `400 TRANSACTION_SIZE_LIMIT_EXCEEDED`.
+ * the chosen rail's. Above the receiving corridor's maximum → `400 TRANSACTION_SIZE_LIMIT_EXCEEDED`. The
+ * source's own checks are the caller's (checkBankPayout; a realtime-funded payout's in quotes/funding.ts).
  */
-async function newBankPayoutQuoteRow(
+export async function bankPayoutRow(
   tx: Tx,
   caller: Caller,
-  request: AccountTransferRequest,
-  accounts: { source: InternalAccountRow; external: ExternalAccountRow },
+  request: Pick<
+    AccountTransferRequest,
+    | "destination"
+    | "lockedCurrencySide"
+    | "lockedCurrencyAmount"
+    | "platformFeeOverride"
+    | "description"
+    | "remittanceInformation"
+    | "purposeOfPayment"
+  >,
+  accounts: { source: QuoteSourceRef; external: ExternalAccountRow },
   feeConfigs: RailFeeConfig[],
   now: Date,
 ): Promise<store.QuoteRow> {
   const { source, external } = accounts;
-  checkBankPayout(request, source, external);
   const receiving = external.currency;
   const account = { ...external.account_info, accountType: external.account_type };
   const pinned = request.destination.paymentRail;
@@ -173,6 +185,19 @@ async function newBankPayoutQuoteRow(
     now,
   });
   return { ...row, exchange_rate: priced.exchangeRate };
+}
+
+/** A bank payout from an internal account: its checks (checkBankPayout), then bankPayoutRow. */
+async function newBankPayoutQuoteRow(
+  tx: Tx,
+  caller: Caller,
+  request: AccountTransferRequest,
+  accounts: { source: InternalAccountRow; external: ExternalAccountRow },
+  feeConfigs: RailFeeConfig[],
+  now: Date,
+): Promise<store.QuoteRow> {
+  checkBankPayout(request, accounts.source, accounts.external);
+  return bankPayoutRow(tx, caller, request, accounts, feeConfigs, now);
 }
 
 /** External account types that are crypto wallets (the rest are bank accounts of some corridor). */

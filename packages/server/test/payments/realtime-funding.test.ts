@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { withEndUserTerms } from "../customers/end-user-terms.js";
+import { accountInfo, corridors } from "../external-accounts/corridor-examples.js";
 import { type Credentials, startServer, type TestServer } from "../harness.js";
+import { advance, changesOf, platformClient, transactionOf } from "../payouts/helpers.js";
 import { balanceOf, type ErrorBody, fund, newAccount, type Quote, transfer } from "../quotes/helpers.js";
 
 type Instructions = { isPlatformAccount: boolean; accountOrWalletInfo: Record<string, unknown> }[];
@@ -214,14 +217,127 @@ describe("REALTIME_FUNDING quotes: bad input", () => {
     expect(unknown.status).toBe(404);
   });
 
-  test("what is not built yet answers 501: realtime-funded payouts to external accounts, funding in EUR", async () => {
+  test("what is not built yet answers 501: funding in EUR", async () => {
     const to = await newAccount(server);
     const eur = await server.client.post<ErrorBody>("/quotes", funding(to, 1_000, { currency: "EUR" }));
     expect(eur.status).toBe(501);
-    const payout = await server.client.post<ErrorBody>(
+  });
+});
+
+describe("realtime-funded payouts: the money arrives, then leaves for a bank account abroad", () => {
+  const mxn = corridors.find((c) => c.accountType === "MXN_ACCOUNT") as (typeof corridors)[number];
+
+  /** A fresh platform's customer with an MXN bank account whose CLABE ends in `suffix`. */
+  async function beneficiary(suffix = "000") {
+    const client = await platformClient(server);
+    const customer = await client.post<{ id: string }>("/customers", {
+      customerType: "INDIVIDUAL",
+      ...withEndUserTerms,
+    });
+    const external = await client.post<{ id: string }>("/customers/external-accounts", {
+      customerId: customer.body.id,
+      currency: "MXN",
+      accountInfo: accountInfo(mxn, mxn.withSuffix(suffix)),
+    });
+    expect(external.status).toBe(201);
+    return { client, customerId: customer.body.id, externalId: external.body.id };
+  }
+
+  const fundedPayout = (customerId: string, externalId: string, amount: number) => ({
+    source: { sourceType: "REALTIME_FUNDING", currency: "USD", customerId },
+    destination: { destinationType: "ACCOUNT", accountId: externalId },
+    lockedCurrencySide: "SENDING",
+    lockedCurrencyAmount: amount,
+  });
+
+  test("a USD-funded quote to an MXN account is priced over SPEI; once sent, an OUTGOING payout PROCESSING that settles, with no balance change anywhere", async () => {
+    const { client, customerId, externalId } = await beneficiary();
+    const quote = await client.post<FundingQuote & { paymentRail: string }>(
       "/quotes",
-      funding("ExternalAccount:019542f5-b3e7-7d02-8000-000000000001", 1_000),
+      fundedPayout(customerId, externalId, 10_000),
     );
-    expect(payout.status).toBe(501);
+    expect(quote.status).toBe(201);
+    expect(quote.body).toMatchObject({
+      status: "PENDING",
+      paymentRail: "SPEI",
+      receivingCurrency: { code: "MXN" },
+    });
+    expect(quote.body.paymentInstructions[0]?.accountOrWalletInfo.accountType).toBe("USD_ACCOUNT");
+    const sent = await client.post<Transaction & { expectedSettlementAt: string }>("/sandbox/send", {
+      quoteId: quote.body.id,
+      currencyCode: "USD",
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({
+      type: "OUTGOING",
+      status: "PROCESSING",
+      source: { sourceType: "REALTIME_FUNDING" },
+    });
+    await advance(client, sent.body.expectedSettlementAt);
+    await server.jobs.runDue();
+    expect((await transactionOf(client, quote.body.transactionId as string)).status).toBe("COMPLETED");
+    expect(await changesOf(server, quote.body.transactionId as string)).toEqual([]);
+    expect(await paymentEvents(quote.body.transactionId as string)).toEqual([
+      "OUTGOING_PAYMENT.PROCESSING",
+      "OUTGOING_PAYMENT.COMPLETED",
+    ]);
+  });
+
+  test("a funded payout the bank cannot deliver (004) fails with its refund going back to the funder: no balance change", async () => {
+    const { client, customerId, externalId } = await beneficiary("004");
+    const quote = (await client.post<FundingQuote>("/quotes", fundedPayout(customerId, externalId, 10_000)))
+      .body;
+    const sent = await client.post<Transaction & { expectedSettlementAt: string }>("/sandbox/send", {
+      quoteId: quote.id,
+      currencyCode: "USD",
+    });
+    await advance(client, sent.body.expectedSettlementAt);
+    await server.jobs.runDue();
+    const failed = await transactionOf(client, quote.transactionId as string);
+    expect(failed).toMatchObject({ status: "FAILED", failureReason: "ACCOUNT_CANNOT_RECEIVE" });
+    expect(failed.refund).toMatchObject({ status: "COMPLETED" });
+    expect(await changesOf(server, quote.transactionId as string)).toEqual([]);
+  });
+
+  test("another amount than the instructions: OUTGOING FAILED FUNDING_AMOUNT_MISMATCH, sent back, nothing paid out", async () => {
+    const { client, customerId, externalId } = await beneficiary();
+    const quote = (await client.post<FundingQuote>("/quotes", fundedPayout(customerId, externalId, 10_000)))
+      .body;
+    const res = await client.post<Transaction>("/sandbox/send", {
+      quoteId: quote.id,
+      currencyCode: "USD",
+      currencyAmount: 9_000,
+    });
+    expect(res.body).toMatchObject({
+      type: "OUTGOING",
+      status: "FAILED",
+      failureReason: "FUNDING_AMOUNT_MISMATCH",
+    });
+    expect(await paymentEvents(quote.transactionId as string)).toEqual(["OUTGOING_PAYMENT.FAILED"]);
+  });
+
+  test("another customer's external account -> 404 ACCOUNT_NOT_FOUND; a wallet -> 501", async () => {
+    const { client, externalId } = await beneficiary();
+    const other = await client.post<{ id: string }>("/customers", {
+      customerType: "INDIVIDUAL",
+      ...withEndUserTerms,
+    });
+    const foreign = await client.post<ErrorBody>("/quotes", fundedPayout(other.body.id, externalId, 1_000));
+    expect([foreign.status, foreign.body.code]).toEqual([404, "ACCOUNT_NOT_FOUND"]);
+    const wallet = await client.post<{ id: string }>("/customers/external-accounts", {
+      customerId: other.body.id,
+      currency: "USDC",
+      accountInfo: {
+        accountType: "SOLANA_WALLET",
+        address: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+        vaspName: "Custodian",
+      },
+    });
+    expect(wallet.status).toBe(201);
+    const toWallet = await client.post<ErrorBody>(
+      "/quotes",
+      fundedPayout(other.body.id, wallet.body.id, 1_000),
+    );
+    expect(toWallet.status).toBe(501);
   });
 });

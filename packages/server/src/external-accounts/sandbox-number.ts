@@ -1,3 +1,4 @@
+import { numberField } from "./bank-accounts/spec.js";
 import { bankAccountSpec } from "./bank-accounts/table.js";
 import type { ExternalAccountRow } from "./store.js";
 
@@ -8,7 +9,8 @@ import type { ExternalAccountRow } from "./store.js";
  */
 export function sandboxNumberOf(external: ExternalAccountRow): string {
   const info = external.account_info;
-  const field = bankAccountSpec(external.account_type)?.number.find((name) => typeof info[name] === "string");
+  const spec = bankAccountSpec(external.account_type);
+  const field = spec && numberField(spec, info);
   const value = field === undefined ? (info.accountNumber ?? info.address) : info[field];
   return typeof value === "string" ? value : "";
 }

@@ -6,7 +6,7 @@ import { lockForPosting, postBalanceChanges } from "../ledger/ledger.js";
 import { requireActive } from "../quotes/active.js";
 import * as quotes from "../quotes/store.js";
 import type { ExecuteOptions, ExecutionContext } from "./execution-context.js";
-import { insertPayment, insertPayments, paymentFromQuote, transitionPayment } from "./lifecycle.js";
+import { completePending, insertPayment, insertPayments, paymentFromQuote } from "./lifecycle.js";
 import { settlePayout } from "./payouts.js";
 import type { TransactionRow } from "./store.js";
 
@@ -89,8 +89,7 @@ async function settleTransfer(
     ],
   });
   if (pending) {
-    const { id: _id, created_at: _created, status: _status, updated_at: _updated, ...patch } = outgoing;
-    await transitionPayment(tx, pending, "COMPLETED", { ...patch, now });
+    await completePending(tx, pending, outgoing);
     await insertPayment(tx, incoming);
   } else {
     await insertPayments(tx, [outgoing, incoming]);

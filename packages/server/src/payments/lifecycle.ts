@@ -96,6 +96,19 @@ export async function transitionPayment(
 }
 
 /**
+ * An approved agent payment's PENDING row moves in place to the state its execution wrote `executed` in
+ * (COMPLETED or PROCESSING), taking the executed row's fields; its id and creation time stay.
+ */
+export function completePending(
+  tx: Tx,
+  pending: TransactionRow,
+  executed: TransactionRow,
+): Promise<TransactionRow> {
+  const { id: _id, created_at: _created, status, updated_at: now, ...patch } = executed;
+  return transitionPayment(tx, pending, status, { ...patch, now });
+}
+
+/**
  * A refund's progress on a payment whose status it does not change (PENDING, and a refund that
  * FAILED): the row's `details.refund` and `<family>.REFUND_<status>` with `data`.
  */

@@ -21,7 +21,7 @@ import {
 } from "../quotes/wallet-payouts.js";
 import { expectedSettlementFor, type PaymentRail } from "../rails/rails.js";
 import type { ExecuteOptions, ExecutionContext, OutcomePlan } from "./execution-context.js";
-import { insertPayment, paymentFromQuote, transitionPayment } from "./lifecycle.js";
+import { completePending, insertPayment, paymentFromQuote } from "./lifecycle.js";
 import { failPayout, PAYOUT_FAIL, PAYOUT_SETTLE, type PayoutJob, RETURN_AFTER_MS } from "./payout-jobs.js";
 import type { TransactionRow } from "./store.js";
 
@@ -90,6 +90,13 @@ function payoutTransaction(quote: quotes.QuoteRow, delivery: Delivery, now: Date
  * The destination re-checked at execution: a bank account must be validated; a wallet must still be
  * payable at this amount (the regulatory threshold; without one, as for /transfer-out, `501`).
  */
+/** A bank payout re-checked at execution (validated) and when its rail settles it in the receiving country. */
+function bankDelivery(external: ExternalAccountRow, quote: quotes.QuoteRow, now: Date): Delivery {
+  requireValidated(external);
+  const rail = quote.details.paymentRail as PaymentRail;
+  return { rail, expected: expectedSettlementFor({ rail, currency: quote.receiving_currency, now }) };
+}
+
 async function deliveryFor(
   tx: Tx,
   caller: Caller,
@@ -99,16 +106,8 @@ async function deliveryFor(
   walletThreshold: number,
 ): Promise<{ external: ExternalAccountRow; delivery: Delivery }> {
   const external = await ownedExternalAccount(tx, caller, source, quote.destination_account_id as string);
-  const rail = quote.details.paymentRail;
-  if (typeof rail === "string") {
-    requireValidated(external);
-    const expected = expectedSettlementFor({
-      rail: rail as PaymentRail,
-      currency: quote.receiving_currency,
-      now,
-    });
-    return { external, delivery: { rail, expected } };
-  }
+  if (typeof quote.details.paymentRail === "string")
+    return { external, delivery: bankDelivery(external, quote, now) };
   const network = walletNetwork(external);
   requireWalletPayable(external, principalUsdCents(quote), walletThreshold);
   return { external, delivery: { network, expected: new Date(now.getTime() + ON_CHAIN_SETTLEMENT_MS) } };
@@ -171,12 +170,8 @@ async function dispatchPayout(
 ): Promise<quotes.QuoteRow> {
   const { external, delivery, payment } = out;
   let row = payment;
-  if (options.pending) {
-    const { id: _id, created_at: _created, status: _status, updated_at: _updated, ...patch } = payment;
-    row = await transitionPayment(tx, options.pending, "PROCESSING", { ...patch, now });
-  } else {
-    await insertPayment(tx, payment);
-  }
+  if (options.pending) row = await completePending(tx, options.pending, payment);
+  else await insertPayment(tx, payment);
   const processing = await quotes.updateQuoteStatus(tx, quote.id, { status: "PROCESSING", now });
   // Sandbox outcomes by suffix: of the bank account's number, or of a wallet address (conventions §3.6).
   const suffix = sandboxSuffix(sandboxNumberOf(external));
@@ -218,12 +213,7 @@ export async function settleFundedPayout(
     quote.destination_account_id as string,
     owner,
   );
-  requireValidated(external);
-  const rail = quote.details.paymentRail as PaymentRail;
-  const delivery = {
-    rail,
-    expected: expectedSettlementFor({ rail, currency: quote.receiving_currency, now: context.now }),
-  };
+  const delivery = bankDelivery(external, quote, context.now);
   const payment = {
     ...payoutTransaction(quote, delivery, context.now),
     account_id: external.id,

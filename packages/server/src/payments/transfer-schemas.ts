@@ -1,7 +1,7 @@
 import { type Static, Type } from "typebox";
 import { StringEnum } from "../core/http/schemas.js";
 import { MAX_AMOUNT } from "../core/money.js";
-import { paymentRails } from "../platform/schemas.js";
+import { paymentRails } from "../rails/payment-rails.js";
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });

@@ -1,35 +1,8 @@
 import { type Static, Type } from "typebox";
 import { DateTime, StringEnum } from "../core/http/schemas.js";
 import { currencyCodes, MAX_AMOUNT } from "../core/money.js";
+import { paymentRails } from "../rails/payment-rails.js";
 import { WalletAuthConfig as AuthProviderConfig } from "./wallet-auth-config.js";
-
-/** PaymentRail (conventions §3.5). */
-export const paymentRails = [
-  "ACH",
-  "ACH_SAME_DAY",
-  "ACH_COLOMBIA",
-  "BANK_TRANSFER",
-  "BRE_B",
-  "CIPS",
-  "FAST",
-  "FASTER_PAYMENTS",
-  "FEDNOW",
-  "INSTAPAY",
-  "MOBILE_MONEY",
-  "NEFT",
-  "PAYNOW",
-  "PESONET",
-  "PIX",
-  "RTGS",
-  "RTP",
-  "SEPA",
-  "SEPA_INSTANT",
-  "SPEI",
-  "SWIFT",
-  "UNIONPAY",
-  "UPI",
-  "WIRE",
-] as const;
 
 /** Rails a platform fee can be set for: every PaymentRail, plus INTERNAL for transfers between internal accounts. */
 export const feeRails = ["INTERNAL", ...paymentRails] as const;

@@ -1,7 +1,7 @@
 import { type Static, Type } from "typebox";
 import { Currency, DateTime, StringEnum } from "../core/http/schemas.js";
 import { MAX_AMOUNT } from "../core/money.js";
-import { paymentRails } from "../platform/schemas.js";
+import { paymentRails } from "../rails/payment-rails.js";
 
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
 const Amount = (minimum: number) => Type.Integer({ minimum, maximum: MAX_AMOUNT });

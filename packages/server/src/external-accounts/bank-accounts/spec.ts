@@ -102,7 +102,7 @@ export function bankAccountProblems(
 }
 
 /** The account's number: the first of the spec's number fields present. */
-function numberField(spec: BankAccountSpec, info: Info): string | undefined {
+export function numberField(spec: BankAccountSpec, info: Info): string | undefined {
   return spec.number.find((name) => typeof info[name] === "string");
 }
 

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
+import { schemaFieldErrors } from "../core/http/error-handler.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { ErrorBody, errorResponses, StringEnum } from "../core/http/schemas.js";
 import { InternalAccount, internalAccountTypes } from "../customers/schemas.js";
+import { invalidAccountBody } from "../external-accounts/external-accounts.js";
 import { CreatePlatformExternalAccountBody, ExternalAccount } from "../external-accounts/schemas.js";
 import { transactionStatuses } from "../payments/schemas.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
@@ -89,6 +91,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     "/agents/me/external-accounts",
     {
+      attachValidation: true,
       config: agent("CREATE_EXTERNAL_ACCOUNTS"),
       schema: {
         tags,
@@ -99,8 +102,11 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
         response: { 201: ExternalAccount, ...errorResponses },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await createSelfExternalAccount(deps, request.caller, request.body)),
+    async (request, reply) => {
+      const schemaErrors = schemaFieldErrors(request.validationError);
+      if (schemaErrors) throw invalidAccountBody(schemaErrors, request.body);
+      return reply.code(201).send(await createSelfExternalAccount(deps, request.caller, request.body));
+    },
   );
   app.post(
     "/agents/me/quotes",

@@ -11,6 +11,7 @@ import { findActiveCustomerOrThrow } from "../customers/customers.js";
 import {
   type BankAccountSpec,
   bankAccountProblems,
+  bankAccountProblemsBeside,
   bankIdentity,
   type Info,
   sandboxNumber,
@@ -100,6 +101,21 @@ function checkNewAccount(input: CreatePlatformExternalAccountBody): NewAccount {
   }
   if (account.errors.length > 0) throw invalidInput(account.errors);
   return account;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The `400` for a create body the schema refused: its FieldErrors, and those of the bank account type's
+ * own rules (checksums, the type's currency…) on the fields that passed, all in one answer.
+ */
+export function invalidAccountBody(schemaErrors: FieldError[], body: unknown): ApiError {
+  const info = isRecord(body) && isRecord(body.accountInfo) ? body.accountInfo : undefined;
+  const spec = typeof info?.accountType === "string" ? bankAccountSpec(info.accountType) : undefined;
+  if (!spec || !info || !isRecord(body)) return invalidInput(schemaErrors);
+  const rules = bankAccountProblemsBeside(spec, { currency: body.currency, accountInfo: info }, schemaErrors);
+  return invalidInput([...schemaErrors, ...rules]);
 }
 
 async function create(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
+import { schemaFieldErrors } from "../core/http/error-handler.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { errorResponses } from "../core/http/schemas.js";
 import {
@@ -8,6 +9,7 @@ import {
   createPlatformExternalAccount,
   deleteExternalAccount,
   getExternalAccount,
+  invalidAccountBody,
   listExternalAccounts,
 } from "./external-accounts.js";
 import { livenessRoutes } from "./ownership/liveness-routes.js";
@@ -28,14 +30,18 @@ export const externalAccountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = 
   app.post(
     "/customers/external-accounts",
     {
+      attachValidation: true,
       schema: {
         tags,
         body: CreateCustomerExternalAccountBody,
         response: { 201: ExternalAccount, ...errorResponses },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await createCustomerExternalAccount(deps, request.caller, request.body)),
+    async (request, reply) => {
+      const schemaErrors = schemaFieldErrors(request.validationError);
+      if (schemaErrors) throw invalidAccountBody(schemaErrors, request.body);
+      return reply.code(201).send(await createCustomerExternalAccount(deps, request.caller, request.body));
+    },
   );
   app.get(
     "/customers/external-accounts",
@@ -73,14 +79,18 @@ export const externalAccountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = 
   app.post(
     "/platform/external-accounts",
     {
+      attachValidation: true,
       schema: {
         tags,
         body: CreatePlatformExternalAccountBody,
         response: { 201: ExternalAccount, ...errorResponses },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await createPlatformExternalAccount(deps, request.caller, request.body)),
+    async (request, reply) => {
+      const schemaErrors = schemaFieldErrors(request.validationError);
+      if (schemaErrors) throw invalidAccountBody(schemaErrors, request.body);
+      return reply.code(201).send(await createPlatformExternalAccount(deps, request.caller, request.body));
+    },
   );
   app.get(
     "/platform/external-accounts",

@@ -210,6 +210,51 @@ describe("required alternatives and cross-field rules", () => {
   });
 });
 
+describe("one 400 for the schema's errors and the checksums together", () => {
+  // A pattern error (swiftCode) beside a checksum error (iban) and the type's currency: all three named.
+  const shapeAndChecksum = {
+    currency: "USD",
+    accountInfo: {
+      accountType: "EUR_ACCOUNT",
+      iban: "DE89370400440532013001",
+      swiftCode: "not-a-bic",
+      beneficiary: person,
+    },
+  };
+  const expectBoth = (res: { status: number; body: ErrorBody }) => {
+    expect([res.status, res.body.code]).toEqual([400, "INVALID_INPUT"]);
+    expect(fieldsOf(res.body)?.sort()).toEqual(["accountInfo.iban", "accountInfo.swiftCode", "currency"]);
+    const swiftCode = res.body.details?.errors.find((e) => e.field === "accountInfo.swiftCode");
+    expect(swiftCode?.constraint).toHaveProperty("pattern");
+  };
+
+  test("POST /customers/external-accounts names the pattern error and the checksum error at once", async () => {
+    expectBoth(await create<ErrorBody>(shapeAndChecksum));
+  });
+
+  test("POST /platform/external-accounts names the pattern error and the checksum error at once", async () => {
+    expectBoth(await server.client.post<ErrorBody>("/platform/external-accounts", shapeAndChecksum));
+  });
+
+  test("POST /agents/me/external-accounts names the pattern error and the checksum error at once", async () => {
+    const { agentClient } = await agentSetup(server);
+    expectBoth(await agentClient.post<ErrorBody>("/agents/me/external-accounts", shapeAndChecksum));
+  });
+
+  test("a field the schema refused is not also checked: one FieldError for a malformed CLABE", async () => {
+    const res = await create<ErrorBody>(mxn("12345"));
+    expect(res.body.details?.errors.map((e) => e.field)).toEqual(["accountInfo.clabeNumber"]);
+  });
+
+  test("a missing required field beside a bad check digit: both named", async () => {
+    const res = await create<ErrorBody>({
+      currency: "MXN",
+      accountInfo: { accountType: "MXN_ACCOUNT", clabeNumber: "002010077777777772" },
+    });
+    expect(fieldsOf(res.body)?.sort()).toEqual(["accountInfo.beneficiary", "accountInfo.clabeNumber"]);
+  });
+});
+
 describe("the three create routes and the environments", () => {
   test("POST /platform/external-accounts takes every corridor: a platform-owned MXN account", async () => {
     const res = await server.client.post<ExternalAccount>(

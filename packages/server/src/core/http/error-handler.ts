@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from "fastify";
-import { ApiError, invalidInput } from "../errors/api-error.js";
+import { ApiError, type FieldError, invalidInput } from "../errors/api-error.js";
 import { lingerWhenClosed } from "./linger.js";
 import { fieldErrors } from "./validation.js";
 
@@ -30,6 +30,18 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError("INVALID_REQUEST_FORMAT", { reason: "The request could not be parsed." });
   }
   return new ApiError("INTERNAL_ERROR", { cause: error });
+}
+
+/**
+ * A route that adds its own rules to a body the schema refused (`attachValidation: true`) reads the
+ * schema's FieldErrors here, so that one `400 INVALID_INPUT` names every invalid field.
+ */
+export function schemaFieldErrors(validationError: Error | undefined): FieldError[] | undefined {
+  const failure = validationError as
+    | (Error & { validation?: unknown; validationContext?: string })
+    | undefined;
+  if (!failure?.validation) return undefined;
+  return fieldErrors(failure.validation as never, failure.validationContext ?? "body");
 }
 
 /** The one place error bodies are written: `{code, reason, details?}`, 5xx logged with their cause. */

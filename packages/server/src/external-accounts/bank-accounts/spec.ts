@@ -101,6 +101,34 @@ export function bankAccountProblems(
   return errors;
 }
 
+/**
+ * The bank rules of a body the schema refused, beside the schema's own errors, so that one `400` names
+ * every invalid field: each check runs on a field the schema let through, the type's whole-account rules
+ * only when nothing inside `accountInfo` failed the schema (they read its fields as typed).
+ */
+export function bankAccountProblemsBeside(
+  spec: BankAccountSpec,
+  body: { currency?: unknown; accountInfo: Info },
+  schemaErrors: readonly FieldError[],
+): FieldError[] {
+  const failed = new Set(schemaErrors.map((error) => error.field));
+  const passed = (field: string) =>
+    ![...failed].some((f) => f === field || f.startsWith(`${field}.`) || f.startsWith(`${field}[`));
+  const info = body.accountInfo;
+  const errors: FieldError[] = [];
+  if (typeof body.currency === "string" && passed("currency"))
+    errors.push(...currencyProblems(spec, accountTypeOf(spec), body.currency));
+  for (const [field, check] of Object.entries(spec.checks ?? {})) {
+    const value = info[field];
+    const problem =
+      typeof value === "string" && passed(`accountInfo.${field}`) ? check(value, info) : undefined;
+    if (problem) errors.push({ field: `accountInfo.${field}`, ...problem });
+  }
+  errors.push(...requiresProblems(spec, info).filter((error) => passed(error.field)));
+  if (passed("accountInfo")) errors.push(...(spec.rules?.(info) ?? []));
+  return errors;
+}
+
 /** The account's number: the first of the spec's number fields present. */
 export function numberField(spec: BankAccountSpec, info: Info): string | undefined {
   return spec.number.find((name) => typeof info[name] === "string");

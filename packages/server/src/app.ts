@@ -39,6 +39,7 @@ import { scaRoutes } from "./sca/routes.js";
 import { stablecoinRoutes } from "./stablecoins/routes.js";
 import { statementRoutes } from "./statements/routes.js";
 import { transactionRoutes } from "./transactions/routes.js";
+import { umaProtocolRoutes, umaRoutes } from "./uma/routes.js";
 import { walletAuthRoutes } from "./wallet-auth/routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
@@ -96,6 +97,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(statementRoutes, { prefix, deps });
   await app.register(quoteRoutes, { prefix, deps, gates });
   await app.register(exchangeRateRoutes, { prefix, deps });
+  await app.register(umaRoutes, { prefix, deps });
+  await app.register(umaProtocolRoutes, { deps });
   await app.register(discoveryRoutes, { prefix, deps });
   await app.register(transferRoutes, { prefix, deps, gates });
   await app.register(cardRoutes, { prefix, deps });

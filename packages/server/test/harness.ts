@@ -180,6 +180,8 @@ export interface StartOptions {
    * or break the whole database (row-hash snapshots of every table, closing the database).
    */
   ownDatabase?: boolean;
+  /** UMA domains reached at another address (PAYSVC_UMA_DOMAINS): a test acting as an outside VASP. */
+  umaDomains?: Record<string, string>;
 }
 
 /** Logs go nowhere unless TEST_LOG_LEVEL is set; tests that inspect logs pass their own logger. */
@@ -206,6 +208,7 @@ function depsFor(db: Db, options: StartOptions): Deps {
       : { walletVerificationThreshold: options.walletVerificationThreshold }),
     ...(options.otpSender === undefined ? {} : { otpSender: options.otpSender }),
     ...(options.limitLoopbackAuthFailures ? { limitLoopbackAuthFailures: true } : {}),
+    ...(options.umaDomains ? { umaDomains: options.umaDomains } : {}),
   };
 }
 

@@ -22,6 +22,7 @@ export const idTypes = [
   "StablecoinOperation",
   "StablecoinProviderAccount",
   "Agent",
+  "Lookup",
 ] as const;
 
 export type IdType = (typeof idTypes)[number];

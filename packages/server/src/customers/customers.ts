@@ -8,6 +8,7 @@ import type { Caller } from "../core/http/context.js";
 import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { newId, parseId } from "../core/ids.js";
 import { findPlatform } from "../platform/store.js";
+import { umaDomainOf } from "../platform/uma-domain.js";
 import { type ConsentInput, consentsOf, type DeprecatedTermsConsent } from "./agreements.js";
 import { emitKycStatusChange } from "./events.js";
 import { decidingSuffix, skipPaperworkOutcome } from "./kyc-outcomes.js";
@@ -120,8 +121,9 @@ function pickProfile(input: Record<string, unknown>): store.CustomerProfile {
   return profile;
 }
 
-function generatedUmaAddress(customerId: string): string {
-  return `$${customerId.slice(-12)}@sandbox.paysvc.dev`;
+/** A customer created without `umaAddress` receives at the platform's UMA domain (platform/uma-domain.ts). */
+function generatedUmaAddress(customerId: string, domain: string): string {
+  return `$${customerId.slice(-12)}@${domain}`;
 }
 
 async function writeConsents(tx: Tx, customerId: string, consents: ConsentInput[], now: Date): Promise<void> {
@@ -185,7 +187,7 @@ export async function createCustomer(
           platform_customer_id: input.platformCustomerId ?? null,
           customer_type: input.customerType,
           kyc_status: "UNVERIFIED",
-          uma_address: input.umaAddress ?? generatedUmaAddress(id),
+          uma_address: input.umaAddress ?? generatedUmaAddress(id, umaDomainOf(platform, deps.publicUrl)),
           is_deleted: false,
           profile: pickProfile(input),
           created_at: now,

@@ -150,3 +150,12 @@ export async function customerNames(db: Executor, ids: string[]): Promise<Map<st
   );
   return new Map(rows.filter((r) => r.name !== null).map((r) => [r.id, r.name as string]));
 }
+
+/** The platform's live customer receiving at `umaAddress` (UMA receiving, uma/receive.ts). */
+export async function findCustomerByUmaAddress(db: Executor, platformId: string, umaAddress: string) {
+  const [row] = await db.query<CustomerRow>(
+    "SELECT * FROM customers WHERE platform_id = $1 AND lower(uma_address) = lower($2) AND NOT is_deleted",
+    [platformId, umaAddress],
+  );
+  return row;
+}

@@ -27,6 +27,8 @@ export interface PlatformRow {
   invitation_base_url?: string | null;
   /** Set by the database default ([]) at insert; see tables.ts. */
   card_reveal_origins?: string[];
+  /** The UMA domain set by `PATCH /config`; null or absent: the default (uma-domain.ts). */
+  uma_domain?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -123,4 +125,22 @@ export async function updatePlatformConfig(
 
 export async function setClockOffset(tx: Tx, id: string, offsetMs: number): Promise<void> {
   await tx.query("UPDATE platforms SET clock_offset_ms = $2 WHERE id = $1", [id, offsetMs]);
+}
+
+/** The platform whose UMA domain `PATCH /config` set to `domain`. */
+export async function findPlatformByUmaDomain(
+  db: Executor,
+  domain: string,
+): Promise<PlatformRow | undefined> {
+  const [row] = await db.query<PlatformRow>("SELECT * FROM platforms WHERE uma_domain = $1", [domain]);
+  return row;
+}
+
+/** The platform whose id ends with `label` (uma-domain.ts: a default domain's first label). */
+export async function findPlatformByIdSuffix(db: Executor, label: string): Promise<PlatformRow | undefined> {
+  const rows = await db.query<PlatformRow>(
+    "SELECT * FROM platforms WHERE id LIKE $1 AND uma_domain IS NULL LIMIT 2",
+    [`%${label}`],
+  );
+  return rows.length === 1 ? rows[0] : undefined;
 }

@@ -27,6 +27,8 @@ export const platforms = pgTable("platforms", {
   cardRevealOrigins: jsonb("card_reveal_origins").$type<string[]>().notNull().default([]),
   /** Executed volume allowed per America/Chicago day, USD cents (DAILY_VOLUME_LIMIT_EXCEEDED); set by the operator. */
   dailyVolumeLimit: bigint("daily_volume_limit", { mode: "number" }).notNull().default(1_000_000_000),
+  /** The platform's UMA domain (`PATCH /config umaDomain`); null: the default (platform/uma-domain.ts). */
+  umaDomain: text("uma_domain").unique(),
   createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
 });

@@ -86,4 +86,22 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     assign: "private_jwk = to_jsonb($1::text)",
     fromClear: (value) => new TextEncoder().encode(value),
   },
+  {
+    // uma/vasp-keys.ts: the platform's secp256k1 UMA signing key, 32 bytes; sealed since it exists.
+    label: "UMA signing key",
+    purpose: "uma-signing-key",
+    table: "uma_vasps",
+    rowId: "platform_id",
+    value: "signing_private_key",
+    assign: "signing_private_key = $1",
+  },
+  {
+    // uma/vasp-keys.ts: the platform's secp256k1 UMA encryption key, 32 bytes; sealed since it exists.
+    label: "UMA encryption key",
+    purpose: "uma-encryption-key",
+    table: "uma_vasps",
+    rowId: "platform_id",
+    value: "encryption_private_key",
+    assign: "encryption_private_key = $1",
+  },
 ];

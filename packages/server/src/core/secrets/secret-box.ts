@@ -10,7 +10,9 @@ export type SecretPurpose =
   | "otp-code-key"
   | "bundle-signing-key"
   | "webhook-signing-key"
-  | "sca-code-key";
+  | "sca-code-key"
+  | "uma-signing-key"
+  | "uma-encryption-key";
 
 /** Every sealed value starts with this; what does not is a value stored in clear before issue 16. */
 export const SEALED_PREFIX = "sealed:v1:";

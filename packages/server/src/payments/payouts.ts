@@ -13,6 +13,7 @@ import { requireActive } from "../quotes/active.js";
 import { ownedExternalAccount, requireValidated } from "../quotes/payouts.js";
 import * as quotes from "../quotes/store.js";
 import {
+  deliveredUsdCents,
   ON_CHAIN_SETTLEMENT_MS,
   principalUsdCents,
   requireWalletPayable,
@@ -86,10 +87,6 @@ function payoutTransaction(quote: quotes.QuoteRow, delivery: Delivery, now: Date
   };
 }
 
-/**
- * The destination re-checked at execution: a bank account must be validated; a wallet must still be
- * payable at this amount (the regulatory threshold; without one, as for /transfer-out, `501`).
- */
 /** A bank payout re-checked at execution (validated) and when its rail settles it in the receiving country. */
 function bankDelivery(external: ExternalAccountRow, quote: quotes.QuoteRow, now: Date): Delivery {
   requireValidated(external);
@@ -97,6 +94,22 @@ function bankDelivery(external: ExternalAccountRow, quote: quotes.QuoteRow, now:
   return { rail, expected: expectedSettlementFor({ rail, currency: quote.receiving_currency, now }) };
 }
 
+/** A wallet payout re-checked at execution (still payable at `usdCents`) and when it settles on chain. */
+function walletDelivery(
+  external: ExternalAccountRow,
+  usdCents: number,
+  threshold: number,
+  now: Date,
+): Delivery {
+  const network = walletNetwork(external);
+  requireWalletPayable(external, usdCents, threshold);
+  return { network, expected: new Date(now.getTime() + ON_CHAIN_SETTLEMENT_MS) };
+}
+
+/**
+ * The destination re-checked at execution: a bank account must be validated; a wallet must still be
+ * payable at this amount (the regulatory threshold; without one, as for /transfer-out, `501`).
+ */
 async function deliveryFor(
   tx: Tx,
   caller: Caller,
@@ -108,9 +121,7 @@ async function deliveryFor(
   const external = await ownedExternalAccount(tx, caller, source, quote.destination_account_id as string);
   if (typeof quote.details.paymentRail === "string")
     return { external, delivery: bankDelivery(external, quote, now) };
-  const network = walletNetwork(external);
-  requireWalletPayable(external, principalUsdCents(quote), walletThreshold);
-  return { external, delivery: { network, expected: new Date(now.getTime() + ON_CHAIN_SETTLEMENT_MS) } };
+  return { external, delivery: walletDelivery(external, principalUsdCents(quote), walletThreshold, now) };
 }
 
 /**
@@ -197,8 +208,10 @@ async function dispatchPayout(
 
 /**
  * A realtime-funded payout whose money arrived (payments/funding.ts): no internal account is debited;
- * the OUTGOING transaction names the destination account and the arriving `source`, and runs as any payout.
- * A failure's refund goes back to the funding source, with no balance change (payout-jobs.ts failPayout).
+ * the OUTGOING transaction names the destination account and the arriving `source`, and runs as any payout,
+ * over its bank rail or on chain to a wallet (payable up to the threshold by what it delivers, whatever
+ * currency funded it). A failure's refund goes back to the funding source, with no balance change
+ * (payout-jobs.ts failPayout).
  */
 export async function settleFundedPayout(
   tx: Tx,
@@ -213,7 +226,15 @@ export async function settleFundedPayout(
     quote.destination_account_id as string,
     owner,
   );
-  const delivery = bankDelivery(external, quote, context.now);
+  const delivery =
+    typeof quote.details.paymentRail === "string"
+      ? bankDelivery(external, quote, context.now)
+      : walletDelivery(
+          external,
+          deliveredUsdCents(quote.total_receiving_amount),
+          walletVerificationThreshold(context.deps),
+          context.now,
+        );
   const payment = {
     ...payoutTransaction(quote, delivery, context.now),
     account_id: external.id,

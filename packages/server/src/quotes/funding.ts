@@ -1,7 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { base58 } from "@scure/base";
 import type { Tx } from "../core/db/db.js";
-import { type Deps, nowFor } from "../core/deps.js";
+import { type Deps, nowFor, walletVerificationThreshold } from "../core/deps.js";
 import { ApiError, type FieldError, invalidInput } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
@@ -10,14 +8,18 @@ import { findAccountOrThrow } from "../customers/accounts.js";
 import { requireEndUserTerms } from "../customers/end-user-terms.js";
 import { bankAccountSpec } from "../external-accounts/bank-accounts/table.js";
 import { findExternalAccountOrThrow } from "../external-accounts/external-accounts.js";
+import type { ExternalAccountRow } from "../external-accounts/store.js";
 import type { RailFeeConfig } from "../platform/schemas.js";
 import { findPlatform } from "../platform/store.js";
 import { requireActive } from "./active.js";
-import { bankPayoutRow, requireValidated } from "./payouts.js";
+import { fundingCurrencies } from "./funding-accounts.js";
+import { isDepositNetwork, paymentInstructions } from "./funding-instructions.js";
+import { bankPayoutRow, type QuoteSourceRef, requireValidated } from "./payouts.js";
 import { internalTerms, priceBetween } from "./pricing.js";
 import { pendingQuoteRow } from "./quote-row.js";
 import type { CreateQuoteBody } from "./schemas.js";
 import * as store from "./store.js";
+import { deliveredUsdCents, requireWalletPayable, walletNetwork } from "./wallet-payouts.js";
 
 /** A quote funded from outside: the platform pays its payment instructions, then the money lands. */
 export interface FundingRequest extends CreateQuoteBody {
@@ -25,17 +27,8 @@ export interface FundingRequest extends CreateQuoteBody {
   destination: CreateQuoteBody["destination"] & { destinationType: "ACCOUNT"; accountId: string };
 }
 
-/** Stablecoins arrive on chain: where each network's deposit address comes from (conventions §3.4 networks). */
-const depositAddress: Record<string, { accountType: string; address: () => string }> = {
-  ETHEREUM: { accountType: "ETHEREUM_WALLET", address: () => `0x${randomBytes(20).toString("hex")}` },
-  BASE: { accountType: "BASE_WALLET", address: () => `0x${randomBytes(20).toString("hex")}` },
-  POLYGON: { accountType: "POLYGON_WALLET", address: () => `0x${randomBytes(20).toString("hex")}` },
-  PLASMA: { accountType: "PLASMA_WALLET", address: () => `0x${randomBytes(20).toString("hex")}` },
-  SOLANA: { accountType: "SOLANA_WALLET", address: () => base58.encode(randomBytes(32)) },
-};
+/** Stablecoins arrive on chain (funding-instructions.ts): their funding names a `cryptoNetwork`. */
 const stablecoins = new Set(["USDC", "USDT", "USDB"]);
-/** Fiat that arrives by bank transfer; other currencies' funding accounts come with their corridors. */
-const fiatFunding = new Set(["USD"]);
 
 /** The field errors of a REALTIME_FUNDING request, all at once (conventions §1.7). */
 function fundingFieldErrors(body: CreateQuoteBody): FieldError[] {
@@ -88,46 +81,13 @@ export function checkFundingRequest(body: CreateQuoteBody): FundingRequest {
       reason: "Realtime-funded quotes to UMA addresses are not built yet.",
     });
   const network = source.cryptoNetwork;
-  if (network !== undefined && depositAddress[network] === undefined)
+  if (network !== undefined && !isDepositNetwork(network))
     throw new ApiError("NOT_IMPLEMENTED", { reason: `Funding on ${network} is not built yet.` });
-  if (network === undefined && !fiatFunding.has(code))
+  if (network === undefined && !fundingCurrencies.has(code))
     throw new ApiError("NOT_IMPLEMENTED", {
-      reason: `Realtime funding in ${code} is not built yet; USD is.`,
+      reason: `Realtime funding in ${code} is not built yet: it has no payout corridor, so no collection account; every corridor currency has one.`,
     });
   return body as FundingRequest;
-}
-
-/** A short reference the sender quotes with the transfer, so the arriving money finds its quote. */
-const fundingReference = (quoteId: string) => `PAYSVC-${quoteId.replace(/-/g, "").slice(-12).toUpperCase()}`;
-
-/** Where and how to pay a funding quote: the platform's sandbox bank account, or a deposit address. */
-function paymentInstructions(request: FundingRequest, quoteId: string, amount: number) {
-  const network = request.source.cryptoNetwork;
-  const reference = fundingReference(quoteId);
-  if (network !== undefined) {
-    const target = depositAddress[network] as (typeof depositAddress)[string];
-    return [
-      {
-        instructionsNotes: `Send exactly ${amount} minor units of ${request.source.currency} on ${network} to this address.`,
-        isPlatformAccount: true,
-        accountOrWalletInfo: { accountType: target.accountType, address: target.address() },
-      },
-    ];
-  }
-  return [
-    {
-      instructionsNotes: `Send exactly ${amount} minor units of USD, quoting reference ${reference}.`,
-      isPlatformAccount: true,
-      accountOrWalletInfo: {
-        accountType: "USD_ACCOUNT",
-        accountNumber: "9876543210",
-        routingNumber: "021000021",
-        bankName: "paysvc sandbox bank",
-        paymentRails: ["ACH", "WIRE", "RTP", "FEDNOW"],
-        reference,
-      },
-    },
-  ];
 }
 
 /** The quote's source as it is on the wire and in the row: money arriving from outside. */
@@ -142,17 +102,48 @@ function fundingSource(request: FundingRequest, customerId: string | null) {
   return { id: null, customer_id: customerId, currency: sending, wire };
 }
 
+/** What a funding quote is priced under: the platform's rail fees and the wallets' regulatory threshold. */
+export interface FundingTerms {
+  feeConfigs: RailFeeConfig[];
+  walletThreshold: number;
+}
+
+/**
+ * A realtime-funded payout to a stablecoin wallet: priced at the cached rate into the wallet's stablecoin
+ * (USD and dollar stablecoins at the peg, exchangeRate 1), under no feeConfigs entry (there is no on-chain
+ * rail) but the override for USD funding, as wallet-payouts.ts prices one from an account. A wallet that is
+ * not ACTIVE is payable only up to the regulatory threshold (requireWalletPayable).
+ */
+async function fundedWalletRow(
+  tx: Tx,
+  caller: Caller,
+  request: FundingRequest,
+  accounts: { source: QuoteSourceRef; external: ExternalAccountRow },
+  walletThreshold: number,
+  now: Date,
+): Promise<store.QuoteRow> {
+  const { source, external } = accounts;
+  const pair = { sending: source.currency, receiving: external.currency };
+  const terms = internalTerms(source.currency, request.platformFeeOverride, []);
+  const { price, exchangeRate } = await priceBetween(tx, caller, pair, request, terms, now);
+  requireWalletPayable(external, deliveredUsdCents(price.totalReceivingAmount), walletThreshold);
+  const destination = { id: external.id, currency: external.currency, wire: {} };
+  const row = pendingQuoteRow({ caller, request, source, destination, price, now });
+  return { ...row, exchange_rate: exchangeRate };
+}
+
 /**
  * A realtime-funded payout: the money arrives from outside and leaves for a bank account of any corridor
  * (issue 18 §4 "once funded, the conversion and the payout run as in §3"), priced as a payout
- * (quotes/payouts.ts bankPayoutRow). The account is the customer's of `source.customerId`, else the
- * platform's; another owner's reads as unknown (`404 ACCOUNT_NOT_FOUND`). Wallets stay `501`.
+ * (quotes/payouts.ts bankPayoutRow), or for a stablecoin wallet (fundedWalletRow; BTC wallets `501`). The
+ * account is the customer's of `source.customerId`, else the platform's; another owner's reads as unknown
+ * (`404 ACCOUNT_NOT_FOUND`).
  */
 async function fundedPayoutRow(
   tx: Tx,
   caller: Caller,
   request: FundingRequest,
-  feeConfigs: RailFeeConfig[],
+  terms: FundingTerms,
   now: Date,
 ): Promise<store.QuoteRow> {
   const customerId = request.source.customerId;
@@ -162,11 +153,9 @@ async function fundedPayoutRow(
     throw new ApiError("ACCOUNT_NOT_FOUND", {
       reason: `No external account ${request.destination.accountId}.`,
     });
-  if (!bankAccountSpec(external.account_type))
-    throw new ApiError("NOT_IMPLEMENTED", {
-      reason: `Realtime-funded payouts to ${external.account_type} external accounts are not built yet; to bank accounts they are.`,
-    });
-  requireValidated(external);
+  const wallet = !bankAccountSpec(external.account_type);
+  if (wallet) walletNetwork(external);
+  else requireValidated(external);
   const requested = request.destination.currency;
   if (requested !== undefined && requested !== external.currency)
     throw invalidInput([
@@ -175,8 +164,10 @@ async function fundedPayoutRow(
         message: `must be ${external.currency}, the currency of external account ${external.id}`,
       },
     ]);
-  const source = fundingSource(request, external.customer_id);
-  return bankPayoutRow(tx, caller, request, { source, external }, feeConfigs, now);
+  const accounts = { source: fundingSource(request, external.customer_id), external };
+  return wallet
+    ? fundedWalletRow(tx, caller, request, accounts, terms.walletThreshold, now)
+    : bankPayoutRow(tx, caller, request, accounts, terms.feeConfigs, now);
 }
 
 /** The quote to an internal account: priced as a transfer between internal accounts. */
@@ -214,20 +205,21 @@ async function fundedDepositRow(
 /**
  * Prices and stores a REALTIME_FUNDING quote: the money arrives in `source.currency` by following
  * `paymentInstructions` (in the sandbox, `POST /sandbox/send`), then lands converted on an internal
- * account, or leaves as a payout to a bank account. The quote stays PENDING until then, and expires unpaid.
+ * account, or leaves as a payout to a bank account or a stablecoin wallet. The quote stays PENDING until
+ * then, and expires unpaid.
  */
 export async function createFundingQuoteIn(
   tx: Tx,
   caller: Caller,
   request: FundingRequest,
-  feeConfigs: RailFeeConfig[],
+  terms: FundingTerms,
   now: Date,
 ): Promise<store.QuoteRow> {
   const payout = parseId("ExternalAccount", request.destination.accountId) !== null;
   const row = payout
-    ? await fundedPayoutRow(tx, caller, request, feeConfigs, now)
-    : await fundedDepositRow(tx, caller, request, feeConfigs, now);
-  const instructions = paymentInstructions(request, row.id, row.total_sending_amount);
+    ? await fundedPayoutRow(tx, caller, request, terms, now)
+    : await fundedDepositRow(tx, caller, request, terms.feeConfigs, now);
+  const instructions = paymentInstructions(request.source, row.id, row.total_sending_amount);
   const quote = { ...row, details: { ...row.details, paymentInstructions: instructions } };
   await requireEndUserTerms(tx, [row.customer_id]);
   await store.insertQuote(tx, quote);
@@ -247,6 +239,7 @@ export async function createFundingQuote(
     const now = nowFor(deps, caller);
     const platform = await findPlatform(tx, caller.platformId);
     if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
-    return { ...(await createFundingQuoteIn(tx, caller, request, platform.fee_configs, now)), now };
+    const terms = { feeConfigs: platform.fee_configs, walletThreshold: walletVerificationThreshold(deps) };
+    return { ...(await createFundingQuoteIn(tx, caller, request, terms, now)), now };
   });
 }

@@ -79,6 +79,9 @@ export function principalUsdCents(quote: store.QuoteRow): number {
   return quote.sending_currency === "USD" ? principal : Math.ceil(principal / UNITS_PER_CENT);
 }
 
+/** What a wallet payout delivers in US cents (rounded up): its USD-pegged stablecoin amount at the peg. */
+export const deliveredUsdCents = (stablecoinAmount: number) => Math.ceil(stablecoinAmount / UNITS_PER_CENT);
+
 /** Off-ramps (issue 18 §5): a USDB embedded wallet pays out to USDC and USDB wallets at the peg, 1:1. */
 const offRampWallets = new Set(["USDC", "USDB"]);
 const isOffRamp = (source: InternalAccountRow) =>

@@ -8,7 +8,7 @@ import * as x509 from "@peculiar/x509";
 // for it and thrown away once it signed: the chain proves nothing beyond the key, as a self-signed one
 // would, and no CA private key is kept anywhere (docs/decisions.md "UMA").
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+x509.cryptoProvider.set(webcrypto as never);
 
 /** DER prefix of a SubjectPublicKeyInfo for an uncompressed secp256k1 point (id-ecPublicKey, secp256k1). */
 const SECP256K1_SPKI_PREFIX = Buffer.from("3056301006072a8648ce3d020106052b8104000a034200", "hex");
@@ -26,7 +26,7 @@ export async function certificateChain(
   subject: string,
   validity: ChainValidity,
 ): Promise<string> {
-  const root = (await webcrypto.subtle.generateKey(P256_ECDSA, true, ["sign", "verify"])) as CryptoKeyPair;
+  const root = (await webcrypto.subtle.generateKey(P256_ECDSA, true, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
   const rootName = `CN=${subject} UMA root`;
   const rootCertificate = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerial(),

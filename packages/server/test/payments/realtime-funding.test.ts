@@ -1,12 +1,26 @@
+import { randomBytes } from "node:crypto";
+import { isSEPACountry, validateIBAN } from "ibantools";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { DEFAULT_WALLET_VERIFICATION_THRESHOLD } from "../../src/core/deps.js";
+import { currencyCodes } from "../../src/core/money.js";
+import { corridorFor, corridors as corridorTable } from "../../src/rails/corridors.js";
 import { withEndUserTerms } from "../customers/end-user-terms.js";
 import { accountInfo, corridors } from "../external-accounts/corridor-examples.js";
 import { type Credentials, startServer, type TestServer } from "../harness.js";
 import { advance, changesOf, platformClient, transactionOf } from "../payouts/helpers.js";
 import { balanceOf, type ErrorBody, fund, newAccount, type Quote, transfer } from "../quotes/helpers.js";
+import { crc16, fundingAccountProblems, hostedCurrencies } from "./funding-account-checks.js";
 
-type Instructions = { isPlatformAccount: boolean; accountOrWalletInfo: Record<string, unknown> }[];
-type FundingQuote = Quote & { paymentInstructions: Instructions; source: Record<string, unknown> };
+type Instructions = {
+  instructionsNotes?: string;
+  isPlatformAccount: boolean;
+  accountOrWalletInfo: Record<string, unknown>;
+}[];
+type FundingQuote = Quote & {
+  paymentInstructions: Instructions;
+  source: Record<string, unknown>;
+  sendingCurrency: { code: string; decimals: number };
+};
 type Transaction = {
   id: string;
   type: string;
@@ -158,6 +172,79 @@ describe("REALTIME_FUNDING quotes: payment instructions, then the money lands wh
     expect(res.body.sentAmount).toMatchObject({ amount: 25_000_000, currency: { code: "USDC" } });
     expect(await balanceOf(server, to)).toBe(2_500);
   });
+
+  test("an EUR funding quote to a USD account answers 201 with a SEPA IBAN instruction whose IBAN has valid check digits, and a reference", async () => {
+    const to = await newAccount(server);
+    const quote = await fundingQuote(to, 5_000, { currency: "EUR" });
+    expect(quote).toMatchObject({
+      status: "PENDING",
+      sendingCurrency: { code: "EUR" },
+      receivingCurrency: { code: "USD" },
+      totalSendingAmount: 5_000,
+    });
+    // The sandbox's cached EUR→USD rate: 1/0.92 moved by at most ±0.50 %, the amount rounded down.
+    expect(Math.abs(quote.exchangeRate * 0.92 - 1)).toBeLessThanOrEqual(0.005);
+    const exact = 5_000 * quote.exchangeRate;
+    expect(quote.totalReceivingAmount).toBeLessThanOrEqual(exact + 1e-6);
+    expect(quote.totalReceivingAmount).toBeGreaterThan(exact - 1);
+    const [instructions] = quote.paymentInstructions;
+    const info = instructions?.accountOrWalletInfo ?? {};
+    expect(info).toMatchObject({
+      accountType: "EUR_ACCOUNT",
+      paymentRails: ["SEPA_INSTANT", "SEPA"],
+      reference: expect.stringMatching(/^PAYSVC-[0-9A-F]{12}$/),
+    });
+    const iban = String(info.iban);
+    expect(validateIBAN(iban)).toEqual({ valid: true, errorCodes: [] });
+    expect(isSEPACountry(iban.slice(0, 2))).toBe(true);
+    expect(instructions?.instructionsNotes).toBe(
+      `Send exactly 50.00 EUR, quoting reference ${info.reference}.`,
+    );
+  });
+
+  test("sandbox send of the EUR amount lands the converted USD on the account: one balance change", async () => {
+    const to = await newAccount(server);
+    const quote = await fundingQuote(to, 5_000, { currency: "EUR" });
+    const inUsd = await send({ quoteId: quote.id, currencyCode: "USD" });
+    expect((inUsd.body as unknown as ErrorBody).details?.errors.map((e) => e.field)).toEqual([
+      "currencyCode",
+    ]);
+    const res = await send({ quoteId: quote.id, currencyCode: "EUR" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      id: quote.transactionId,
+      type: "INCOMING",
+      status: "COMPLETED",
+      sentAmount: { amount: 5_000, currency: { code: "EUR" } },
+      receivedAmount: { amount: quote.totalReceivingAmount, currency: { code: "USD" } },
+    });
+    expect(await balanceOf(server, to)).toBe(quote.totalReceivingAmount);
+    expect(await changesOf(server, quote.transactionId as string)).toEqual([
+      { amount: quote.totalReceivingAmount, fee: 0 },
+    ]);
+    expect((await server.client.get<Quote>(`/quotes/${quote.id}`)).body.status).toBe("COMPLETED");
+  });
+
+  test("every corridor currency's funding instructions follow the hosted Payment<Ccy>AccountInfo shape, with values that pass real checks", async () => {
+    expect(crc16("123456789")).toBe("29B1"); // the CRC-16/CCITT-FALSE check value: the test's own CRC is right
+    expect(corridorTable.map((c) => c.currency).sort()).toEqual([...hostedCurrencies].sort());
+    const to = await newAccount(server);
+    const problems: Record<string, string[]> = {};
+    for (const { currency } of corridorTable) {
+      const quote = await fundingQuote(to, 100_000, { currency });
+      const [instructions] = quote.paymentInstructions;
+      const notes = instructions?.instructionsNotes ?? "";
+      const reference = /quoting reference (PAYSVC-[0-9A-F]{12})\.$/.exec(notes)?.[1] ?? "";
+      const funding = { amount: quote.totalSendingAmount, reference };
+      const found = fundingAccountProblems(currency, instructions?.accountOrWalletInfo ?? {}, funding);
+      const { decimals } = quote.sendingCurrency;
+      const major = (quote.totalSendingAmount / 10 ** decimals).toFixed(decimals);
+      if (!notes.startsWith(`Send exactly ${major} ${currency}, `)) found.push(`notes: ${notes}`);
+      if (instructions?.isPlatformAccount !== true) found.push("isPlatformAccount is not true");
+      if (found.length > 0) problems[currency] = found;
+    }
+    expect(problems).toEqual({});
+  });
 });
 
 describe("REALTIME_FUNDING quotes: bad input", () => {
@@ -217,18 +304,27 @@ describe("REALTIME_FUNDING quotes: bad input", () => {
     expect(unknown.status).toBe(404);
   });
 
-  test("what is not built yet answers 501: funding in EUR", async () => {
+  test("funding in a currency with no corridor (BTC, with no network) -> 501 NOT_IMPLEMENTED; an unknown code (ISK) -> 400 INVALID_CURRENCY", async () => {
     const to = await newAccount(server);
-    const eur = await server.client.post<ErrorBody>("/quotes", funding(to, 1_000, { currency: "EUR" }));
-    expect(eur.status).toBe(501);
+    const onChain = new Set(["USDC", "USDT", "USDB"]);
+    const noCorridor = currencyCodes.filter((code) => !corridorFor(code) && !onChain.has(code));
+    expect(noCorridor).toContain("BTC");
+    for (const currency of noCorridor) {
+      const res = await server.client.post<ErrorBody>("/quotes", funding(to, 1_000, { currency }));
+      expect([res.status, res.body.code], currency).toEqual([501, "NOT_IMPLEMENTED"]);
+    }
+    const isk = await server.client.post<ErrorBody>("/quotes", funding(to, 1_000, { currency: "ISK" }));
+    expect([isk.status, isk.body.code]).toEqual([400, "INVALID_CURRENCY"]);
   });
 });
 
 describe("realtime-funded payouts: the money arrives, then leaves for a bank account abroad", () => {
-  const mxn = corridors.find((c) => c.accountType === "MXN_ACCOUNT") as (typeof corridors)[number];
+  const example = (type: string) =>
+    corridors.find((c) => c.accountType === type) as (typeof corridors)[number];
+  const mxn = example("MXN_ACCOUNT");
 
-  /** A fresh platform's customer with an MXN bank account whose CLABE ends in `suffix`. */
-  async function beneficiary(suffix = "000") {
+  /** A fresh platform's customer with a bank account (MXN by default) whose number ends in `suffix`. */
+  async function beneficiary(suffix = "000", corridor = mxn) {
     const client = await platformClient(server);
     const customer = await client.post<{ id: string }>("/customers", {
       customerType: "INDIVIDUAL",
@@ -236,15 +332,15 @@ describe("realtime-funded payouts: the money arrives, then leaves for a bank acc
     });
     const external = await client.post<{ id: string }>("/customers/external-accounts", {
       customerId: customer.body.id,
-      currency: "MXN",
-      accountInfo: accountInfo(mxn, mxn.withSuffix(suffix)),
+      currency: corridor.currency,
+      accountInfo: accountInfo(corridor, corridor.withSuffix(suffix)),
     });
     expect(external.status).toBe(201);
     return { client, customerId: customer.body.id, externalId: external.body.id };
   }
 
-  const fundedPayout = (customerId: string, externalId: string, amount: number) => ({
-    source: { sourceType: "REALTIME_FUNDING", currency: "USD", customerId },
+  const fundedPayout = (customerId: string, externalId: string, amount: number, currency = "USD") => ({
+    source: { sourceType: "REALTIME_FUNDING", currency, customerId },
     destination: { destinationType: "ACCOUNT", accountId: externalId },
     lockedCurrencySide: "SENDING",
     lockedCurrencyAmount: amount,
@@ -316,7 +412,34 @@ describe("realtime-funded payouts: the money arrives, then leaves for a bank acc
     expect(await paymentEvents(quote.transactionId as string)).toEqual(["OUTGOING_PAYMENT.FAILED"]);
   });
 
-  test("another customer's external account -> 404 ACCOUNT_NOT_FOUND; a wallet -> 501", async () => {
+  test("an EUR-funded quote to an EUR bank account is priced over SEPA_INSTANT at exchangeRate 1 with the platform's IBAN; once sent it settles, with no balance change", async () => {
+    const { client, customerId, externalId } = await beneficiary("000", example("EUR_ACCOUNT"));
+    const quote = await client.post<FundingQuote & { paymentRail: string }>(
+      "/quotes",
+      fundedPayout(customerId, externalId, 10_000, "EUR"),
+    );
+    expect(quote.status).toBe(201);
+    expect(quote.body).toMatchObject({
+      paymentRail: "SEPA_INSTANT",
+      exchangeRate: 1,
+      sendingCurrency: { code: "EUR" },
+      receivingCurrency: { code: "EUR" },
+    });
+    const info = quote.body.paymentInstructions[0]?.accountOrWalletInfo ?? {};
+    expect(info.accountType).toBe("EUR_ACCOUNT");
+    expect(validateIBAN(String(info.iban)).valid).toBe(true);
+    const sent = await client.post<Transaction & { expectedSettlementAt: string }>("/sandbox/send", {
+      quoteId: quote.body.id,
+      currencyCode: "EUR",
+    });
+    expect(sent.body).toMatchObject({ type: "OUTGOING", status: "PROCESSING", paymentRail: "SEPA_INSTANT" });
+    await advance(client, sent.body.expectedSettlementAt);
+    await server.jobs.runDue();
+    expect((await transactionOf(client, quote.body.transactionId as string)).status).toBe("COMPLETED");
+    expect(await changesOf(server, quote.body.transactionId as string)).toEqual([]);
+  });
+
+  test("another customer's external account -> 404 ACCOUNT_NOT_FOUND; a BTC wallet -> 501 (no BTC pricing)", async () => {
     const { client, externalId } = await beneficiary();
     const other = await client.post<{ id: string }>("/customers", {
       customerType: "INDIVIDUAL",
@@ -338,6 +461,144 @@ describe("realtime-funded payouts: the money arrives, then leaves for a bank acc
       "/quotes",
       fundedPayout(other.body.id, wallet.body.id, 1_000),
     );
-    expect(toWallet.status).toBe(501);
+    expect(toWallet.status).toBe(201);
+    const btc = await client.post<{ id: string }>("/customers/external-accounts", {
+      customerId: other.body.id,
+      currency: "BTC",
+      accountInfo: {
+        accountType: "BITCOIN_WALLET",
+        address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+        vaspName: "Custodian",
+      },
+    });
+    expect(btc.status).toBe(201);
+    const toBtc = await client.post<ErrorBody>("/quotes", fundedPayout(other.body.id, btc.body.id, 1_000));
+    expect([toBtc.status, toBtc.body.code]).toEqual([501, "NOT_IMPLEMENTED"]);
+    expect(toBtc.body.reason).toMatch(/no BTC pricing/);
+  });
+});
+
+describe("realtime-funded payouts to stablecoin wallets: the money arrives, then leaves on chain", () => {
+  /** One US cent in a 6-decimal stablecoin's minor units. */
+  const PER_CENT = 10_000;
+  const THRESHOLD = DEFAULT_WALLET_VERIFICATION_THRESHOLD;
+
+  /**
+   * A fresh platform's customer with a USDC BASE wallet whose address ends in `suffix` (§3.6 outcomes):
+   * custodied (`vaspName`) it is ACTIVE; self-custody it is PENDING_OWNERSHIP_VERIFICATION.
+   */
+  async function walletHolder(options: { suffix?: string; custodied?: boolean } = {}) {
+    const client = await platformClient(server);
+    const customer = await client.post<{ id: string }>("/customers", {
+      customerType: "INDIVIDUAL",
+      ...withEndUserTerms,
+    });
+    const suffix = options.suffix ?? "abc";
+    const address = `0x${randomBytes(20)
+      .toString("hex")
+      .slice(0, 40 - suffix.length)}${suffix}`;
+    const wallet = await client.post<{ id: string; status: string }>("/customers/external-accounts", {
+      customerId: customer.body.id,
+      currency: "USDC",
+      ownershipType: "FIRST_PARTY",
+      accountInfo: {
+        accountType: "BASE_WALLET",
+        address,
+        ...(options.custodied === false ? {} : { vaspName: "Custodian" }),
+      },
+    });
+    expect(wallet.status).toBe(201);
+    return {
+      client,
+      customerId: customer.body.id,
+      walletId: wallet.body.id,
+      walletStatus: wallet.body.status,
+    };
+  }
+
+  const toWallet = (customerId: string, walletId: string, amount: number, currency = "USD") => ({
+    source: { sourceType: "REALTIME_FUNDING", currency, customerId },
+    destination: { destinationType: "ACCOUNT", accountId: walletId },
+    lockedCurrencySide: "SENDING",
+    lockedCurrencyAmount: amount,
+  });
+
+  test("a USD-funded quote to a USDC BASE wallet is priced at the peg (201, no rail); once sent, an OUTGOING payout that settles on chain, with no balance change", async () => {
+    const { client, customerId, walletId } = await walletHolder();
+    const quote = await client.post<FundingQuote>("/quotes", toWallet(customerId, walletId, 10_000));
+    expect(quote.status).toBe(201);
+    expect(quote.body).toMatchObject({
+      status: "PENDING",
+      sendingCurrency: { code: "USD" },
+      receivingCurrency: { code: "USDC" },
+      totalSendingAmount: 10_000,
+      totalReceivingAmount: 10_000 * PER_CENT,
+      exchangeRate: 1,
+      feesIncluded: 0,
+    });
+    expect(quote.body).not.toHaveProperty("paymentRail");
+    expect(quote.body.paymentInstructions[0]?.accountOrWalletInfo.accountType).toBe("USD_ACCOUNT");
+    const transactionId = quote.body.transactionId as string;
+    const sent = await client.post<Transaction & { expectedSettlementAt: string }>("/sandbox/send", {
+      quoteId: quote.body.id,
+      currencyCode: "USD",
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({
+      id: transactionId,
+      type: "OUTGOING",
+      status: "PROCESSING",
+      source: { sourceType: "REALTIME_FUNDING", currency: "USD" },
+      destination: { destinationType: "ACCOUNT", accountId: walletId },
+      sentAmount: { amount: 10_000, currency: { code: "USD" } },
+      receivedAmount: { amount: 10_000 * PER_CENT, currency: { code: "USDC" } },
+    });
+    expect(sent.body).not.toHaveProperty("paymentRail");
+    await advance(client, sent.body.expectedSettlementAt);
+    await server.jobs.runDue();
+    const settled = await transactionOf(client, transactionId);
+    expect(settled.status).toBe("COMPLETED");
+    expect(settled.destination).toMatchObject({
+      onChainTransaction: { network: "BASE", transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+    });
+    expect(await changesOf(server, transactionId)).toEqual([]);
+    expect(await paymentEvents(transactionId)).toEqual([
+      "OUTGOING_PAYMENT.PROCESSING",
+      "OUTGOING_PAYMENT.COMPLETED",
+    ]);
+    expect((await client.get<Quote>(`/quotes/${quote.body.id}`)).body.status).toBe("COMPLETED");
+  });
+
+  test("an EUR-funded quote to a USDC wallet converts at the cached EUR→USDC rate into 6-decimal units", async () => {
+    const { client, customerId, walletId } = await walletHolder();
+    const quote = await client.post<FundingQuote>("/quotes", toWallet(customerId, walletId, 5_000, "EUR"));
+    expect(quote.status).toBe(201);
+    expect(quote.body.paymentInstructions[0]?.accountOrWalletInfo.accountType).toBe("EUR_ACCOUNT");
+    expect(Math.abs(quote.body.exchangeRate * 0.92 - 1)).toBeLessThanOrEqual(0.005);
+    const exact = 5_000 * quote.body.exchangeRate * PER_CENT;
+    expect(quote.body.totalReceivingAmount).toBeLessThanOrEqual(exact + 1e-3);
+    expect(quote.body.totalReceivingAmount).toBeGreaterThan(exact - 1);
+  });
+
+  test("a self-custody wallet (PENDING_OWNERSHIP_VERIFICATION) is payable up to the regulatory threshold; above it -> 400 EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED", async () => {
+    const { client, customerId, walletId, walletStatus } = await walletHolder({ custodied: false });
+    expect(walletStatus).toBe("PENDING_OWNERSHIP_VERIFICATION");
+    const at = await client.post<FundingQuote>("/quotes", toWallet(customerId, walletId, THRESHOLD));
+    expect(at.status).toBe(201);
+    const over = await client.post<ErrorBody>("/quotes", toWallet(customerId, walletId, THRESHOLD + 1));
+    expect([over.status, over.body.code]).toEqual([400, "EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED"]);
+  });
+
+  test("a funded wallet payout the sandbox fails (address ending 002) is refunded to the funder: FAILED, no on-chain transfer, no balance change", async () => {
+    const { client, customerId, walletId } = await walletHolder({ suffix: "002" });
+    const quote = (await client.post<FundingQuote>("/quotes", toWallet(customerId, walletId, 2_000))).body;
+    const sent = await client.post<Transaction>("/sandbox/send", { quoteId: quote.id, currencyCode: "USD" });
+    expect(sent.body.status).toBe("PROCESSING");
+    await server.jobs.runDue();
+    const failed = await transactionOf(client, quote.transactionId as string);
+    expect(failed).toMatchObject({ status: "FAILED", failureReason: "QUOTE_EXECUTION_FAILED" });
+    expect(failed.refund).toMatchObject({ status: "COMPLETED", amount: { amount: 2_000 } });
+    expect(failed.destination).not.toHaveProperty("onChainTransaction");
+    expect(await changesOf(server, quote.transactionId as string)).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import { StablecoinsResource } from "./resources/stablecoins.js";
 import { StatementsResource } from "./resources/statements.js";
 import { TokensResource } from "./resources/tokens.js";
 import { TransactionsResource } from "./resources/transactions.js";
+import { ReceiverResource, UmaProvidersResource, VaspsResource } from "./resources/uma.js";
 import { WalletResource } from "./wallet/resource.js";
 import { WebhooksResource } from "./webhooks/resource.js";
 
@@ -87,6 +88,12 @@ export class PaysvcClient {
   readonly invitations: InvitationsResource;
   /** Exchange rates, served from a local cache until their `expiresAt`. */
   readonly exchangeRates: ExchangeRatesResource;
+  /** Receivers to pay: `lookupUma` checks a UMA address with its VASP and answers a `lookupId`. */
+  readonly receiver: ReceiverResource;
+  /** The UMA providers this deployment knows. */
+  readonly umaProviders: UmaProvidersResource;
+  /** The VASPs this deployment knows, with the base URL of their UMA endpoints. */
+  readonly vasps: VaspsResource;
 
   constructor(options: PaysvcClientOptions) {
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
@@ -133,5 +140,8 @@ export class PaysvcClient {
     this.sca = new ScaResource(sender);
     this.invitations = new InvitationsResource(sender);
     this.exchangeRates = new ExchangeRatesResource(sender, options.now ?? (() => new Date()));
+    this.receiver = new ReceiverResource(sender);
+    this.umaProviders = new UmaProvidersResource(sender);
+    this.vasps = new VaspsResource(sender);
   }
 }

@@ -53,6 +53,7 @@ export { StablecoinsResource } from "./resources/stablecoins.js";
 export { StatementsResource } from "./resources/statements.js";
 export { TokensResource } from "./resources/tokens.js";
 export { TransactionsResource } from "./resources/transactions.js";
+export { ReceiverResource, UmaProvidersResource, VaspsResource } from "./resources/uma.js";
 export { type BuildStatementOptions, DEFAULT_MAX_WAIT_MS } from "./statements/build.js";
 export { formatMoney } from "./statements/money.js";
 export { type StatementPeriod, statementPeriod, toChicagoDateTime } from "./statements/period.js";

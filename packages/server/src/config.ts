@@ -8,6 +8,9 @@ import { DEFAULT_WALLET_VERIFICATION_THRESHOLD } from "./core/deps.js";
 import { API_VERSION } from "./core/http/version.js";
 import { MAX_AMOUNT } from "./core/money.js";
 
+/** A UMA domain: a DNS name of two labels or more, the last one letters (as in `$name@domain.tld`), no port. */
+const UMA_DOMAIN_PATTERN = "^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$";
+
 const Settings = Type.Object({
   command: Type.Enum(["start", "migrate", "create-platform", "statement", "rotate-master-key"]),
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
@@ -24,6 +27,13 @@ const Settings = Type.Object({
   allowPrivateTargets: Type.Boolean(),
   /** The service's public base URL for the links it makes (card reveal); default: the listen address. */
   publicUrl: Type.Optional(Type.String({ pattern: "^https?://[^/?#]+$" })),
+  /**
+   * UMA domains reached at another base URL than their own (PAYSVC_UMA_DOMAINS), for local development:
+   * two paysvc processes on loopback paying each other (uma/counterparty.ts vaspBaseUrl).
+   */
+  umaDomains: Type.Optional(
+    Type.Record(Type.String({ pattern: UMA_DOMAIN_PATTERN }), Type.String({ pattern: "^https?://" })),
+  ),
   platformName: Type.String({ minLength: 1 }),
   environment: Type.Enum(["SANDBOX", "PRODUCTION"]),
   statement: Type.Optional(StatementSettings),
@@ -61,6 +71,10 @@ environment:
                    addresses (default true when --host is a loopback address or localhost, else false)
   PAYSVC_PUBLIC_URL  the service's public base URL (scheme://host[:port]) for links it makes (card reveal);
                    default: the listen address
+  PAYSVC_UMA_DOMAINS  UMA domains served at another address than their own, for local development:
+                   domain=http://host:port[/path],… (e.g. two paysvc processes on loopback:
+                   0123456789ab.localhost=http://127.0.0.1:8081/uma/0123456789ab.localhost); a domain not
+                   listed is this service's own or is reached over HTTPS (docs/guides/uma.md)
   PAYSVC_URL       statement: the API base address (default http://127.0.0.1:8080/2025-10-13)
   PAYSVC_CLIENT_ID, PAYSVC_CLIENT_SECRET  statement: API token (default: <data dir>/credentials.json)
   PAYSVC_MASTER_KEY  master key sealing private keys and seeds at rest: 32 bytes as 64 hex digits or base64
@@ -108,6 +122,7 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Readonly<
     ),
     allowPrivateTargets: booleanSetting(env.PAYSVC_ALLOW_PRIVATE_TARGETS) ?? isLoopbackHost(host),
     ...(env.PAYSVC_PUBLIC_URL ? { publicUrl: env.PAYSVC_PUBLIC_URL.replace(/\/+$/, "") } : {}),
+    ...(env.PAYSVC_UMA_DOMAINS?.trim() ? { umaDomains: umaDomainsSetting(env.PAYSVC_UMA_DOMAINS) } : {}),
     platformName: values.name ?? "Platform",
     environment: (values.environment ?? "SANDBOX").toUpperCase(),
     ...(command === "statement" ? { statement: statementCandidate(values, env) } : {}),
@@ -118,6 +133,43 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Readonly<
     throw new Error(`invalid configuration: ${described}\n${usage}`);
   }
   return Object.freeze(candidate as Settings);
+}
+
+/**
+ * PAYSVC_UMA_DOMAINS: `domain=baseUrl` entries, comma-separated. Each domain is a DNS name without port
+ * (matched against the domain of a UMA address, lowercased), each base URL an http(s) URL without
+ * credentials, query or fragment; a domain given twice is refused. Empty entries are skipped.
+ */
+function umaDomainsSetting(value: string): Readonly<Record<string, string>> {
+  const map: Record<string, string> = {};
+  for (const entry of value.split(",").map((e) => e.trim())) {
+    if (entry === "") continue;
+    const equals = entry.indexOf("=");
+    if (equals < 0) refuseUmaDomains(`entry "${entry}" is not domain=URL`);
+    const domain = entry.slice(0, equals).trim().toLowerCase();
+    const raw = entry.slice(equals + 1).trim();
+    if (/:\d*$/.test(domain))
+      refuseUmaDomains(`domain "${domain}" has a port: a UMA domain is a DNS name without port`);
+    if (!new RegExp(UMA_DOMAIN_PATTERN).test(domain))
+      refuseUmaDomains(`domain "${domain}" is not a DNS name like peer.localhost or pay.example.com`);
+    if (Object.hasOwn(map, domain)) refuseUmaDomains(`names ${domain} twice`);
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      refuseUmaDomains(`URL "${raw}" of ${domain} is not a URL`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      refuseUmaDomains(`URL "${raw}" of ${domain} is not an http(s) URL`);
+    if (url.username || url.password || raw.includes("?") || raw.includes("#"))
+      refuseUmaDomains(`URL "${raw}" of ${domain} must have no credentials, query or fragment`);
+    map[domain] = raw.replace(/\/+$/, "");
+  }
+  return Object.freeze(map);
+}
+
+function refuseUmaDomains(reason: string): never {
+  throw new Error(`invalid configuration: PAYSVC_UMA_DOMAINS ${reason}\n${usage}`);
 }
 
 /** `true`/`false` (also 1/0, yes/no); anything else is returned as is, for the schema to refuse. */

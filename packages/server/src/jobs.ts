@@ -7,6 +7,7 @@ import { livenessJobHandlers } from "./external-accounts/ownership/liveness-jobs
 import { paymentJobHandlers } from "./payments/jobs.js";
 import { scaJobHandlers } from "./sca/jobs.js";
 import { stablecoinJobHandlers } from "./stablecoins/operation-jobs.js";
+import { umaJobHandlers } from "./uma/settlement.js";
 import { walletAuthJobHandlers } from "./wallet-auth/reconcile-jobs.js";
 import { webhookJobHandlers } from "./webhooks/jobs.js";
 
@@ -23,5 +24,6 @@ export function jobHandlers(): Record<string, JobHandler> {
     ...agentJobHandlers(),
     ...stablecoinJobHandlers(),
     ...bankValidationJobHandlers(),
+    ...umaJobHandlers(),
   };
 }

@@ -102,6 +102,7 @@ async function run(settings: Settings): Promise<void> {
     walletVerificationThreshold: settings.walletVerificationThreshold,
     outbound: { allowPrivateTargets: settings.allowPrivateTargets },
     ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
+    ...(settings.umaDomains ? { umaDomains: settings.umaDomains } : {}),
     ...(lock ? { operatorSecret: await ensureOperatorSecret(resolve(settings.dataDir)) } : {}),
     secrets,
   };

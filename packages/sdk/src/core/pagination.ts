@@ -8,7 +8,7 @@ import { PaysvcError } from "./errors.js";
  *     for await (const token of paginate((p) => client.tokens.list(p), { limit: 100 })) { … }
  */
 export async function* paginate<T, P extends PageParams>(
-  list: (params: P) => Promise<Page<T>>,
+  list: (params: P) => Promise<Pick<Page<T>, "data" | "hasMore" | "nextCursor">>,
   params: P,
 ): AsyncGenerator<T, void, undefined> {
   let cursor = params.cursor;

@@ -23,3 +23,4 @@ export type * from "./quotes.js";
 export type * from "./sca.js";
 export type * from "./stablecoins.js";
 export type * from "./tokens.js";
+export type * from "./uma.js";

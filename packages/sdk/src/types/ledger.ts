@@ -65,6 +65,8 @@ export interface Transaction {
   settledAt?: string;
   /** When the platform delivered the receipt to its customer (`transactions.confirm`). */
   receiptDeliveryConfirmedAt?: string;
+  /** A UMA payment: the inter-VASP settlement leg's hash. */
+  reconciliationInstructions?: { reference?: string; transactionHash?: string };
   createdAt: string;
   updatedAt: string;
 }

@@ -9,6 +9,7 @@ import type { ExecuteOptions, ExecutionContext } from "./execution-context.js";
 import { completePending, insertPayment, insertPayments, paymentFromQuote } from "./lifecycle.js";
 import { settlePayout } from "./payouts.js";
 import type { TransactionRow } from "./store.js";
+import { isUmaSend, settleUmaSend } from "./uma-payments.js";
 
 /**
  * Executes a PENDING quote inside the caller's transaction (the quote row already locked or just
@@ -21,13 +22,15 @@ export async function executeQuote(
   quote: quotes.QuoteRow,
   options: ExecuteOptions = {},
 ): Promise<quotes.QuoteRow> {
-  if (quote.source_account_id === null || quote.destination_account_id === null)
+  const umaSend = isUmaSend(quote);
+  if (quote.source_account_id === null || (quote.destination_account_id === null && !umaSend))
     throw new Error(`quote ${quote.id} is not a transfer between accounts`);
   for (const gate of context.gates) {
     const outcome = await gate(tx, context, quote, options);
     if (outcome) return outcome.held;
   }
-  if (parseId("ExternalAccount", quote.destination_account_id))
+  if (umaSend) return settleUmaSend(tx, context, quote, options);
+  if (parseId("ExternalAccount", quote.destination_account_id as string))
     return settlePayout(tx, context, quote, options);
   return settleTransfer(tx, context, quote, options.pending);
 }

@@ -3,12 +3,14 @@ import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
+import { requireEndUserTerms } from "../customers/end-user-terms.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { checkFundingRequest, createFundingQuote, isFundingQuote } from "../quotes/funding.js";
 import { createQuoteIn, quoteNotFound, toQuote } from "../quotes/quotes.js";
 import { checkQuoteRequest } from "../quotes/request.js";
 import type { CreateQuoteBody, Quote } from "../quotes/schemas.js";
 import * as quotes from "../quotes/store.js";
+import type { UmaQuoter } from "../quotes/uma-quoter.js";
 import { executeQuote } from "./execute.js";
 import { requireWalletSignature } from "./wallet-signature.js";
 
@@ -21,17 +23,41 @@ export async function createQuote(
   caller: Caller,
   body: CreateQuoteBody,
   gates: readonly ExecutionGate[],
+  uma?: { quoter: UmaQuoter; origin: string },
 ): Promise<Quote> {
   if (body.source.sourceType === "REALTIME_FUNDING") {
     const { now, ...quote } = await createFundingQuote(deps, caller, checkFundingRequest(body));
     return toQuote(quote, now);
   }
+  if (body.destination.destinationType === "UMA_ADDRESS" && uma)
+    return createUmaQuote(deps, caller, body, gates, uma);
   const request = checkQuoteRequest(body);
   return deps.db.transaction(async (tx) => {
     const now = nowFor(deps, caller);
     const quote = await createQuoteIn(tx, deps, caller, request, now);
     if (!request.immediatelyExecute) return toQuote(quote, now);
     return toQuote(await executeQuote(tx, { deps, caller, now, gates }, quote), now);
+  });
+}
+
+/**
+ * A quote to a UMA address: priced by the pay request round trip (outside any transaction: it waits on
+ * the receiver's VASP), then stored, and with `immediatelyExecute` executed in the same transaction.
+ */
+async function createUmaQuote(
+  deps: Deps,
+  caller: Caller,
+  body: CreateQuoteBody,
+  gates: readonly ExecutionGate[],
+  uma: { quoter: UmaQuoter; origin: string },
+): Promise<Quote> {
+  const row = await uma.quoter(deps, caller, body, uma.origin);
+  return deps.db.transaction(async (tx) => {
+    const now = nowFor(deps, caller);
+    if (!body.immediatelyExecute) await requireEndUserTerms(tx, [row.customer_id]);
+    await quotes.insertQuote(tx, row);
+    if (!body.immediatelyExecute) return toQuote(row, now);
+    return toQuote(await executeQuote(tx, { deps, caller, now, gates }, row), now);
   });
 }
 

@@ -61,6 +61,10 @@ export const Transaction = Type.Object({
   settledAt: Type.Optional(DateTime()),
   /** When the platform delivered the payment's receipt to its customer (`POST /transactions/{id}/confirm`). */
   receiptDeliveryConfirmedAt: Type.Optional(DateTime()),
+  /** A UMA payment: the inter-VASP settlement leg (the spec keeps `transactionHash` for it). */
+  reconciliationInstructions: Type.Optional(
+    Type.Object({ reference: Type.Optional(Type.String()), transactionHash: Type.Optional(Type.String()) }),
+  ),
   createdAt: DateTime(),
   updatedAt: DateTime(),
 });

@@ -26,7 +26,10 @@ export async function certificateChain(
   subject: string,
   validity: ChainValidity,
 ): Promise<string> {
-  const root = (await webcrypto.subtle.generateKey(P256_ECDSA, true, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
+  const root = (await webcrypto.subtle.generateKey(P256_ECDSA, true, [
+    "sign",
+    "verify",
+  ])) as webcrypto.CryptoKeyPair;
   const rootName = `CN=${subject} UMA root`;
   const rootCertificate = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerial(),

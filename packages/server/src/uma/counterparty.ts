@@ -46,16 +46,29 @@ async function isServedHere(deps: Deps, domain: string): Promise<boolean> {
 }
 
 /** A GET to another VASP through the platform's outbound policy (no private targets in production). */
-export async function counterpartyGet(
+export function counterpartyGet(deps: Deps, environment: Environment, url: string) {
+  return counterpartyRequest(deps, environment, url);
+}
+
+/** A POST of a JSON body to another VASP, through the same policy. */
+export function counterpartyPost(deps: Deps, environment: Environment, url: string, body: string) {
+  return counterpartyRequest(deps, environment, url, body);
+}
+
+async function counterpartyRequest(
   deps: Deps,
   environment: Environment,
   url: string,
+  body?: string,
 ): Promise<{ status: number; text: string }> {
   const fetch = outboundFetch(() => targetPolicy(deps.outbound, environment), MAX_RESPONSE_BYTES);
+  const headers = new Headers({ accept: "application/json" });
+  if (body !== undefined) headers.set("content-type", "application/json");
   const response = await fetch(url, {
-    method: "GET",
-    headers: new Headers({ accept: "application/json" }),
+    method: body === undefined ? "GET" : "POST",
+    headers,
     signal: AbortSignal.timeout(COUNTERPARTY_TIMEOUT_MS),
+    ...(body === undefined ? {} : { body }),
   });
   return { status: response.status, text: await response.text() };
 }

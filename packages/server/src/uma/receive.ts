@@ -40,7 +40,7 @@ export async function platformOfDomain(deps: Deps, domain: string): Promise<Plat
   return label === undefined ? undefined : findPlatformByIdSuffix(deps.db, label);
 }
 
-async function receiverOf(deps: Deps, platform: PlatformRow, user: string, domain: string) {
+export async function receiverOf(deps: Deps, platform: PlatformRow, user: string, domain: string) {
   return (
     (await findCustomerByUmaAddress(deps.db, platform.id, `$${user}@${domain}`)) ??
     (await findCustomerByUmaAddress(deps.db, platform.id, `$${user}@${LEGACY_SANDBOX_DOMAIN}`))

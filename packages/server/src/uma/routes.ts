@@ -5,16 +5,45 @@ import type { Deps } from "../core/deps.js";
 import { publicOrigin } from "../core/http/public-origin.js";
 import { ErrorBody, errorResponses } from "../core/http/schemas.js";
 import { findCustomerOrThrow } from "../customers/customers.js";
+import { Transaction } from "../payments/schemas.js";
 import { umaDomainOf } from "../platform/uma-domain.js";
 import { lookupUma } from "./lookup.js";
+import { answerPayRequest } from "./payreq-receive.js";
 import { answerLnurlp, type ProtocolAnswer, platformOfDomain, umaErrorAnswer } from "./receive.js";
 import { counterpartyKeysAnswer, counterpartyLnurlpAnswer } from "./sandbox-counterparty.js";
 import { isSandboxCounterpartyDomain } from "./sandbox-counterparty-domains.js";
-import { DomainParams, LookupParams, LookupQuery, ReceiverUmaLookupResponse, UserParams } from "./schemas.js";
+import {
+  counterpartyPayReqAnswer,
+  counterpartySettleAnswer,
+  sandboxUmaReceive,
+} from "./sandbox-counterparty-payments.js";
+import {
+  DomainParams,
+  LookupParams,
+  LookupQuery,
+  ReceiverUmaLookupResponse,
+  SandboxUmaReceiveBody,
+  UserParams,
+} from "./schemas.js";
+import { settleInvoice } from "./settlement.js";
 import { pubKeysBody, vaspKeys } from "./vasp-keys.js";
 
-/** `GET /receiver/uma/{receiverUmaAddress}` (the hosted API's lookupUma). */
+/** `GET /receiver/uma/{receiverUmaAddress}` (the hosted API's lookupUma) and `POST /sandbox/uma/receive`. */
 export const umaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.post(
+    "/sandbox/uma/receive",
+    {
+      config: { sandbox: true },
+      schema: {
+        tags: ["Sandbox"],
+        description:
+          "The sandbox counterparty (an address @counterparty.sandbox.localhost) pays a customer of the platform by UMA: lookup, pay request and settlement over HTTP, as any VASP. Answers the customer's INCOMING transaction.",
+        body: SandboxUmaReceiveBody,
+        response: { 200: Transaction, ...errorResponses, 424: ErrorBody },
+      },
+    },
+    async (request) => sandboxUmaReceive(deps, request.caller, publicOrigin(deps, app), request.body),
+  );
   app.get(
     "/receiver/uma/:receiverUmaAddress",
     {
@@ -87,6 +116,37 @@ export const umaProtocolRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     "/.well-known/lnurlp/:user",
     { config, schema: { params: Type.Object({ user: UserParams.properties.user }) } },
     async (request, reply) => send(reply, await lnurlp(hostDomain(request), request.params.user, request)),
+  );
+  const RootUser = Type.Object({ user: UserParams.properties.user });
+  const payer = (user: string) => user.replace(/^\$/, "");
+  app.post(
+    "/uma/:domain/uma/payreq/:user",
+    { config, schema: { params: UserParams } },
+    async (request, reply) => {
+      const domain = request.params.domain.toLowerCase();
+      const user = payer(request.params.user);
+      const body = JSON.stringify(request.body ?? null);
+      if (deps.mode === "sandbox" && isSandboxCounterpartyDomain(domain))
+        return send(reply, await counterpartyPayReqAnswer(deps, origin(), user, body));
+      return send(reply, await answerPayRequest(deps, origin(), domain, user, body));
+    },
+  );
+  app.post("/uma/payreq/:user", { config, schema: { params: RootUser } }, async (request, reply) => {
+    const body = JSON.stringify(request.body ?? null);
+    return send(
+      reply,
+      await answerPayRequest(deps, origin(), hostDomain(request), payer(request.params.user), body),
+    );
+  });
+  app.post(
+    "/uma/:domain/uma/sandbox/settle",
+    { config, schema: { params: DomainParams } },
+    async (request, reply) => {
+      const domain = request.params.domain.toLowerCase();
+      if (deps.mode === "sandbox" && isSandboxCounterpartyDomain(domain))
+        return send(reply, counterpartySettleAnswer(request.body));
+      return send(reply, await settleInvoice(deps, domain, request.body));
+    },
   );
   app.get(
     "/uma/:domain/.well-known/lnurlp/:user",

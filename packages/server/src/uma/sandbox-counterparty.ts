@@ -20,7 +20,8 @@ import { pubKeysBody } from "./vasp-keys.js";
 // every process of every deployment signs with the same keys, so its answers verify anywhere.
 const seededKey = (label: string) =>
   new Uint8Array(createHash("sha256").update(`paysvc sandbox counterparty ${label}`).digest());
-const SIGNING_KEY = seededKey("signing");
+export const COUNTERPARTY_SIGNING_KEY = seededKey("signing");
+const SIGNING_KEY = COUNTERPARTY_SIGNING_KEY;
 const ENCRYPTION_KEY = seededKey("encryption");
 const IMPOSTOR_KEY = seededKey("impostor");
 
@@ -87,6 +88,12 @@ const receivers: Readonly<
   >
 > = {
   success: "ACCEPT",
+  // Looked up like `success`; their pay requests fail as named (sandbox-counterparty-payments.ts).
+  "rejects.sender": "ACCEPT",
+  "payreq.fails": "ACCEPT",
+  "payreq.malformed": "ACCEPT",
+  "payreq.unsigned": "ACCEPT",
+  duplicate: "ACCEPT",
   malformed: "MALFORMED",
   "missing.uma": "NOT_UMA",
   "bad.signature": "BAD_SIGNATURE",

@@ -38,3 +38,15 @@ export const UserParams = Type.Object({
   domain: Type.String({ minLength: 1, maxLength: 253 }),
   user: Type.String({ minLength: 1, maxLength: 64 }),
 });
+
+/** The hosted API's SandboxUmaReceiveRequest. */
+export const SandboxUmaReceiveBody = Type.Object(
+  {
+    senderUmaAddress: Type.String({ minLength: 3, maxLength: 320 }),
+    receiverUmaAddress: Type.Optional(Type.String({ minLength: 3, maxLength: 320 })),
+    customerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    receivingCurrencyCode: Type.String({ pattern: "^[A-Z]{3,5}$" }),
+    receivingCurrencyAmount: Type.Integer({ minimum: 1, maximum: 9_000_000_000_000_000 }),
+  },
+  { additionalProperties: false },
+);

@@ -98,16 +98,12 @@ describe("POST /quotes: a same-currency transfer between internal accounts (conv
     expect([res.body.sendingCurrency.code, res.body.receivingCurrency.code]).toEqual(["USD", "EUR"]);
   });
 
-  test.each([
-    [
-      "UMA_ADDRESS destination",
-      { destination: { destinationType: "UMA_ADDRESS", umaAddress: "$bob@uma.example", currency: "USD" } },
-      "Quotes to UMA_ADDRESS destinations are not built yet; only transfers between internal accounts are.",
-    ],
-  ])("%s -> 501 NOT_IMPLEMENTED naming what is not built", async (_name, override, reason) => {
-    const res = await server.client.post("/quotes", { ...transfer(a, b, 100), ...override });
-    expect(res.status).toBe(501);
-    expect(res.body).toEqual({ code: "NOT_IMPLEMENTED", reason });
+  test("a UMA_ADDRESS destination is quoted through the receiver's VASP: one that cannot be reached -> 424 LNURLP_REQUEST_FAILED (test/uma)", async () => {
+    const override = {
+      destination: { destinationType: "UMA_ADDRESS", umaAddress: "$bob@unreachable.localhost", currency: "USD" },
+    };
+    const res = await server.client.post<ErrorBody>("/quotes", { ...transfer(a, b, 100), ...override });
+    expect([res.status, res.body.code]).toEqual([424, "LNURLP_REQUEST_FAILED"]);
   });
 
   test("immediatelyExecute with an EMBEDDED_WALLET source -> 400 INVALID_INPUT on immediatelyExecute", async () => {

@@ -9,7 +9,12 @@ type ErrorBody = { code: string; reason: string };
 type Lookup = {
   lookupId: string;
   receiverUmaAddress: string;
-  supportedCurrencies: { currency: { code: string }; estimatedExchangeRate: number; min: number; max: number }[];
+  supportedCurrencies: {
+    currency: { code: string };
+    estimatedExchangeRate: number;
+    min: number;
+    max: number;
+  }[];
   requiredPayerDataFields: { name: string; mandatory: boolean }[];
 };
 

@@ -4,14 +4,14 @@ import type { TargetPolicy } from "./targets.js";
 /** The shape of `fetch` that jose's `customFetch` calls (a GET with headers and an abort signal). */
 export type SmallFetch = (
   url: string,
-  init: { method?: string; headers?: Headers; signal?: AbortSignal },
+  init: { method?: string; headers?: Headers; signal?: AbortSignal; body?: string },
 ) => Promise<Response>;
 
 /** Statuses whose Response may not carry a body. */
 const bodiless = new Set([101, 204, 205, 304]);
 
 /**
- * A `fetch` for small documents (OIDC key sets) that goes through the outbound agents of the policy
+ * A `fetch` for small documents (OIDC key sets, UMA messages) that goes through the outbound agents of the policy
  * read at call time: no redirect is followed, and a body longer than `maxBytes` is an error rather than
  * memory held. Failures reject with an error naming only its class.
  */
@@ -49,6 +49,6 @@ export function outboundFetch(policy: () => TargetPolicy, maxBytes: number): Sma
           }
         });
       });
-      req.end();
+      req.end(init.body);
     });
 }

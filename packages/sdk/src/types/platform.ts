@@ -27,6 +27,8 @@ export interface PlatformConfig {
   invitationBaseUrl: string | null;
   /** Origins whose pages may frame the card reveal page (`panEmbedUrl`); empty: the default. */
   cardRevealOrigins: string[];
+  /** Where the platform's customers receive UMA payments: `$user@<umaDomain>`. */
+  umaDomain: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -59,6 +61,8 @@ export interface UpdateConfigBody {
   invitationBaseUrl?: string | null;
   /** Each `scheme://host[:port]`, https outside the sandbox; replaces the list, `[]` resets it. */
   cardRevealOrigins?: string[];
+  /** The platform's UMA domain (a DNS name, no port); `null` returns to the default. */
+  umaDomain?: string | null;
 }
 
 /** PaymentRail (conventions §3.5). */

@@ -1,6 +1,7 @@
 import type { Static } from "typebox";
 import { insertNewToken } from "../auth/tokens.js";
 import type { Tx } from "../core/db/db.js";
+import { isUniqueViolation } from "../core/db/sqlstate.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, type FieldError, invalidInput } from "../core/errors/api-error.js";
 import type { Caller, Environment } from "../core/http/context.js";
@@ -22,8 +23,11 @@ import {
   insertPlatform,
   lockPlatform,
   type PlatformRow,
+  umaDomainConstraint,
   updatePlatformConfig,
 } from "../platform/store.js";
+import { defaultDomainLabel, defaultDomainPlatformLabel, umaDomainOf } from "../platform/uma-domain.js";
+import { SANDBOX_COUNTERPARTY_DOMAIN } from "../uma/sandbox-counterparty-domains.js";
 import {
   readWalletAuthConfig,
   sandboxProcessingDelayMs,
@@ -52,7 +56,7 @@ export const DEFAULT_CARD_TOKENIZATION_2FA = {
 export type PlatformConfig = Static<typeof PlatformConfigSchema>;
 
 /** The wire PlatformConfig; the row must already hold its bundle-signing key (see withBundleSigningKey). */
-export function toPlatformConfig(row: PlatformRow): PlatformConfig {
+export function toPlatformConfig(row: PlatformRow, publicUrl: string | undefined): PlatformConfig {
   const bundleSigningPublicKey = storedBundleSigningPublicKey(row.wallet_auth_config);
   if (!bundleSigningPublicKey) throw new Error(`platform ${row.id} has no bundle-signing key yet`);
   return {
@@ -75,6 +79,7 @@ export function toPlatformConfig(row: PlatformRow): PlatformConfig {
     },
     invitationBaseUrl: row.invitation_base_url ?? null,
     cardRevealOrigins: row.card_reveal_origins ?? [],
+    umaDomain: umaDomainOf(row, publicUrl),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -90,7 +95,7 @@ export interface NewPlatform {
  * platforms, the platform-owned USD account the sandbox starts with (conventions §2.2); one transaction.
  */
 export async function createPlatform(
-  deps: Pick<Deps, "db" | "clock" | "secrets">,
+  deps: Pick<Deps, "db" | "clock" | "secrets" | "publicUrl">,
   input: { name: string; environment: Environment; supportedCurrencies?: string[] },
 ): Promise<NewPlatform> {
   const now = deps.clock.now();
@@ -124,7 +129,7 @@ export async function createPlatform(
       now,
     );
     return {
-      platform: toPlatformConfig(row),
+      platform: toPlatformConfig(row, deps.publicUrl),
       token: { id: token.id, clientId: token.clientId, clientSecret: token.clientSecret },
     };
   });
@@ -142,8 +147,9 @@ async function withBundleSigningKey(tx: Tx, secrets: SecretBox, row: PlatformRow
 export async function getConfig(deps: Deps, caller: Caller): Promise<PlatformConfig> {
   const row = await findPlatform(deps.db, caller.platformId);
   if (!row) throw new ApiError("PLATFORM_NOT_FOUND");
-  if (storedBundleSigningPublicKey(row.wallet_auth_config)) return toPlatformConfig(row);
-  return toPlatformConfig(await deps.db.transaction((tx) => withBundleSigningKey(tx, secretsOf(deps), row)));
+  if (storedBundleSigningPublicKey(row.wallet_auth_config)) return toPlatformConfig(row, deps.publicUrl);
+  const keyed = await deps.db.transaction((tx) => withBundleSigningKey(tx, secretsOf(deps), row));
+  return toPlatformConfig(keyed, deps.publicUrl);
 }
 
 /** Each rail at most once, and each entry sets a rate, a fixed amount or both. */
@@ -209,31 +215,59 @@ export async function updateConfig(
   changes: UpdateConfigBody,
 ): Promise<PlatformConfig> {
   if (changes.feeConfigs) checkFeeConfigs(changes.feeConfigs);
-  return deps.db.transaction(async (tx) => {
-    const row = await lockPlatform(tx, caller.platformId);
-    if (!row) throw new ApiError("PLATFORM_NOT_FOUND");
-    const policy = targetPolicy(deps.outbound, row.environment);
-    if (changes.webhookEndpoint) {
-      checkWebhookEndpoint(changes.webhookEndpoint, row.environment);
-      checkWebhookTarget(changes.webhookEndpoint, policy);
-    }
-    if (changes.walletAuthConfig) checkWalletAuthConfig(changes.walletAuthConfig, row.environment, policy);
-    if (changes.invitationBaseUrl)
-      checkWebhookEndpoint(changes.invitationBaseUrl, row.environment, "invitationBaseUrl");
-    if (changes.cardRevealOrigins) {
-      const problems = revealOriginProblems(changes.cardRevealOrigins, row.environment);
-      if (problems.length > 0) throw invalidInput(problems);
-    }
-    const supportedCurrencies = changes.supportedCurrencies && [...new Set(changes.supportedCurrencies)];
-    const now = nowFor(deps, caller);
-    const updated = await updatePlatformConfig(
-      tx,
-      row.id,
-      { ...changes, ...(supportedCurrencies ? { supportedCurrencies } : {}) },
-      now,
-    );
-    if (updated.webhook_endpoint && updated.webhook_endpoint !== row.webhook_endpoint)
-      await enqueueEvent(tx, { platformId: row.id, type: "TEST", data: {}, now });
-    return toPlatformConfig(await withBundleSigningKey(tx, secretsOf(deps), updated));
-  });
+  return deps.db
+    .transaction(async (tx) => {
+      const row = await lockPlatform(tx, caller.platformId);
+      if (!row) throw new ApiError("PLATFORM_NOT_FOUND");
+      const policy = targetPolicy(deps.outbound, row.environment);
+      if (changes.webhookEndpoint) {
+        checkWebhookEndpoint(changes.webhookEndpoint, row.environment);
+        checkWebhookTarget(changes.webhookEndpoint, policy);
+      }
+      if (changes.walletAuthConfig) checkWalletAuthConfig(changes.walletAuthConfig, row.environment, policy);
+      if (changes.umaDomain) checkUmaDomain(changes.umaDomain, row.id, deps.publicUrl);
+      if (changes.invitationBaseUrl)
+        checkWebhookEndpoint(changes.invitationBaseUrl, row.environment, "invitationBaseUrl");
+      if (changes.cardRevealOrigins) {
+        const problems = revealOriginProblems(changes.cardRevealOrigins, row.environment);
+        if (problems.length > 0) throw invalidInput(problems);
+      }
+      const supportedCurrencies = changes.supportedCurrencies && [...new Set(changes.supportedCurrencies)];
+      const now = nowFor(deps, caller);
+      const updated = await updatePlatformConfig(
+        tx,
+        row.id,
+        { ...changes, ...(supportedCurrencies ? { supportedCurrencies } : {}) },
+        now,
+      );
+      if (updated.webhook_endpoint && updated.webhook_endpoint !== row.webhook_endpoint)
+        await enqueueEvent(tx, { platformId: row.id, type: "TEST", data: {}, now });
+      return toPlatformConfig(await withBundleSigningKey(tx, secretsOf(deps), updated), deps.publicUrl);
+    })
+    .catch((error: unknown) => {
+      if (isUniqueViolation(error, umaDomainConstraint))
+        throw new ApiError("CONFLICT", {
+          reason: `UMA domain ${changes.umaDomain} belongs to another platform.`,
+        });
+      throw error;
+    });
+}
+
+/** A DNS name of two labels or more, lowercase, without port: what a UMA address's domain can be. */
+const dnsName = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * A UMA domain a platform may take: a DNS name, neither the sandbox counterparty's nor shaped like another
+ * platform's default domain (which would answer for that platform's customers).
+ */
+function checkUmaDomain(domain: string, platformId: string, publicUrl: string | undefined): void {
+  const label = defaultDomainPlatformLabel(domain, publicUrl);
+  const problem = !dnsName.test(domain)
+    ? "must be a lowercase DNS name of two labels or more, without scheme, port or path"
+    : domain.endsWith(SANDBOX_COUNTERPARTY_DOMAIN)
+      ? "is the sandbox counterparty's"
+      : label !== undefined && label !== defaultDomainLabel(platformId)
+        ? "has the form of another platform's default domain"
+        : undefined;
+  if (problem) throw invalidInput([{ field: "umaDomain", message: problem }]);
 }

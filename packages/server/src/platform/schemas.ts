@@ -86,6 +86,8 @@ export const PlatformConfig = Type.Object({
    * production; loopback origins in the sandbox (docs/decisions.md "Security (issue 16)").
    */
   cardRevealOrigins: Type.Array(Type.String()),
+  /** Where the platform's customers receive UMA payments: `$user@<umaDomain>` (docs/guides/uma.md). */
+  umaDomain: Type.String(),
   createdAt: DateTime(),
   updatedAt: DateTime(),
 });
@@ -116,6 +118,8 @@ export const UpdateConfigBody = Type.Object(
     cardRevealOrigins: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 20 }),
     ),
+    /** The platform's UMA domain (a DNS name, no port); `null` returns to the default (docs/guides/uma.md). */
+    umaDomain: Type.Optional(Type.Union([Type.String({ minLength: 4, maxLength: 253 }), Type.Null()])),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -65,6 +65,9 @@ export async function lockPlatform(tx: Tx, id: string): Promise<PlatformRow | un
   return row;
 }
 
+/** The unique constraint on platforms' UMA domains (PATCH /config answers 409 on it). */
+export const umaDomainConstraint = "platforms_uma_domain_unique";
+
 export interface ConfigChanges {
   supportedCurrencies?: string[];
   sandboxSkipVerificationPaperwork?: boolean;
@@ -80,6 +83,8 @@ export interface ConfigChanges {
   invitationBaseUrl?: string | null;
   /** Replaces the whole list; `[]` returns to the default. */
   cardRevealOrigins?: string[];
+  /** `undefined` keeps it, `null` returns to the default domain. */
+  umaDomain?: string | null;
 }
 
 export async function updatePlatformConfig(
@@ -100,7 +105,8 @@ export async function updatePlatformConfig(
        card_tokenization_2fa_config = CASE WHEN $9::boolean THEN $10::jsonb ELSE card_tokenization_2fa_config END,
        wallet_auth_config = wallet_auth_config || COALESCE($11::jsonb, '{}'::jsonb),
        invitation_base_url = CASE WHEN $12::boolean THEN $13 ELSE invitation_base_url END,
-       card_reveal_origins = COALESCE($14::jsonb, card_reveal_origins)
+       card_reveal_origins = COALESCE($14::jsonb, card_reveal_origins),
+       uma_domain = CASE WHEN $15::boolean THEN $16 ELSE uma_domain END
      WHERE id = $1 RETURNING *`,
     [
       id,
@@ -117,6 +123,8 @@ export async function updatePlatformConfig(
       changes.invitationBaseUrl !== undefined,
       changes.invitationBaseUrl ?? null,
       changes.cardRevealOrigins ? JSON.stringify(changes.cardRevealOrigins) : null,
+      changes.umaDomain !== undefined,
+      changes.umaDomain ?? null,
     ],
   );
   if (!row) throw new Error(`platform ${id} vanished during update`);

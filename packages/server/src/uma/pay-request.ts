@@ -37,6 +37,7 @@ const receiverCodes: Readonly<Record<string, ApiError["code"]>> = {
   INVALID_CURRENCY: "INVALID_CURRENCY",
   AMOUNT_OUT_OF_RANGE: "AMOUNT_OUT_OF_RANGE",
   USER_NOT_FOUND: "INVALID_RECEIVER",
+  UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY: "UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY",
 };
 
 function receiverRefusal(status: number, text: string, domain: string): ApiError {

@@ -24,6 +24,9 @@ import {
 import { sandboxInvoice } from "./settlement-invoice.js";
 import { vaspKeys } from "./vasp-keys.js";
 
+/** The payee data this receiver can provide when a sender asks for it. */
+const knownPayeeData = new Set(["identifier", "name", "email", "compliance"]);
+
 /** A sender whose UMA address starts with this is refused by every sandbox receiver (docs/guides/uma.md). */
 const REFUSED_SENDER_PREFIX = "$rejected";
 
@@ -57,6 +60,15 @@ export async function answerPayRequest(
   const nonce = request.payerData?.compliance?.signatureNonce;
   if (!request.isUma() || typeof payer !== "string" || typeof nonce !== "string")
     return umaErrorAnswer(400, "MISSING_REQUIRED_UMA_PARAMETERS", "UMA pay requests only.");
+  const unknownKeys = Object.entries(request.requestedPayeeData ?? {}).filter(
+    ([key, option]) => option?.mandatory && !knownPayeeData.has(key),
+  );
+  if (unknownKeys.length > 0)
+    return umaErrorAnswer(
+      501,
+      "UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY",
+      `This receiver cannot provide payee data ${unknownKeys.map(([key]) => key).join(", ")}.`,
+    );
   const senderDomain = getVaspDomainFromUmaAddress(payer);
   if (await deps.db.transaction((tx) => hasIncomingPayRequest(tx, senderDomain, nonce)))
     return umaErrorAnswer(409, "DUPLICATE_PAY_REQUEST", "This pay request was already accepted.");

@@ -45,6 +45,8 @@ const payReqBehaviour: Readonly<Record<string, string>> = {
   "payreq.malformed": "MALFORMED",
   "payreq.unsigned": "UNSIGNED",
   duplicate: "DUPLICATE",
+  "unknown.receiver": "USER_NOT_FOUND",
+  "payee.data.unknown": "UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY",
 };
 
 /** `POST .../uma/payreq/{user}` of a counterparty domain. */
@@ -60,6 +62,14 @@ export async function counterpartyPayReqAnswer(
       400,
       "SENDER_NOT_ACCEPTED",
       "This receiver does not accept payments from your VASP.",
+    );
+  if (behaviour === "USER_NOT_FOUND")
+    return umaErrorAnswer(404, "USER_NOT_FOUND", "The receiver closed its account after the lookup.");
+  if (behaviour === "UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY")
+    return umaErrorAnswer(
+      501,
+      "UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY",
+      "This receiver requires payee data it cannot name.",
     );
   if (behaviour === "FAILS") return umaErrorAnswer(500, "INTERNAL_ERROR", "The receiver's VASP failed.");
   if (behaviour === "DUPLICATE")

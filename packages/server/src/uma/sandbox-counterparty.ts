@@ -94,6 +94,8 @@ const receivers: Readonly<
   "payreq.malformed": "ACCEPT",
   "payreq.unsigned": "ACCEPT",
   duplicate: "ACCEPT",
+  "unknown.receiver": "ACCEPT",
+  "payee.data.unknown": "ACCEPT",
   malformed: "MALFORMED",
   "missing.uma": "NOT_UMA",
   "bad.signature": "BAD_SIGNATURE",

@@ -49,7 +49,9 @@ describe("the platform's UMA domain", () => {
   test("a domain another platform holds -> 409 CONFLICT", async () => {
     const domain = unique();
     await server.client.as(await server.newPlatform()).patch("/config", { umaDomain: domain });
-    const res = await server.client.as(await server.newPlatform()).patch<ErrorBody>("/config", { umaDomain: domain });
+    const res = await server.client
+      .as(await server.newPlatform())
+      .patch<ErrorBody>("/config", { umaDomain: domain });
     expect([res.status, res.body.code]).toEqual([409, "CONFLICT"]);
   });
 

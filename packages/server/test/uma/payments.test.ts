@@ -189,6 +189,8 @@ describe("pay requests to the sandbox counterparty", () => {
     ["payreq.malformed", 400, "PARSE_PAYREQ_RESPONSE_ERROR"],
     ["payreq.unsigned", 400, "INVALID_PAYREQ_RESPONSE"],
     ["duplicate", 409, "DUPLICATE_PAY_REQUEST"],
+    ["unknown.receiver", 400, "INVALID_RECEIVER"],
+    ["payee.data.unknown", 501, "UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY"],
   ];
   test.each(refusals)("$%s@counterparty -> %i %s", async (user, status, code) => {
     const res = await quoteToCounterparty(user);

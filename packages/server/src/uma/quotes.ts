@@ -176,6 +176,9 @@ export async function createUmaQuoteRow(
         receiverDomain: stored.domain,
         receiverBase: stored.base,
         payerIdentifier,
+        ...(response.payeeData?.compliance?.utxoCallback
+          ? { utxoCallback: response.payeeData.compliance.utxoCallback }
+          : {}),
       },
     },
     now,

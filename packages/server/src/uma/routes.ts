@@ -25,7 +25,7 @@ import {
   SandboxUmaReceiveBody,
   UserParams,
 } from "./schemas.js";
-import { settleInvoice } from "./settlement.js";
+import { answerUtxoCallback, settleInvoice } from "./settlement.js";
 import { pubKeysBody, vaspKeys } from "./vasp-keys.js";
 
 /** `GET /receiver/uma/{receiverUmaAddress}` (the hosted API's lookupUma) and `POST /sandbox/uma/receive`. */
@@ -138,6 +138,16 @@ export const umaProtocolRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
       await answerPayRequest(deps, origin(), hostDomain(request), payer(request.params.user), body),
     );
   });
+  app.post(
+    "/uma/:domain/uma/utxo-callback",
+    { config, schema: { params: DomainParams } },
+    async (request, reply) => {
+      const domain = request.params.domain.toLowerCase();
+      if (deps.mode === "sandbox" && isSandboxCounterpartyDomain(domain))
+        return send(reply, { status: 200, body: { status: "OK" } });
+      return send(reply, await answerUtxoCallback(deps, origin(), domain, request.body));
+    },
+  );
   app.post(
     "/uma/:domain/uma/sandbox/settle",
     { config, schema: { params: DomainParams } },

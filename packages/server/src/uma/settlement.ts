@@ -1,4 +1,9 @@
 import { createHash } from "node:crypto";
+import {
+  getPostTransactionCallback,
+  PostTransactionCallbackSchema,
+  verifyPostTransactionCallbackSignature,
+} from "@uma-sdk/core";
 import type { Deps } from "../core/deps.js";
 import type { JobContext, JobHandler } from "../core/jobs/jobs.js";
 import {
@@ -10,11 +15,19 @@ import {
   UMA_PAY_INVOICE,
 } from "../payments/uma-payments.js";
 import { jobNow } from "../platform/clock.js";
-import { findPlatform } from "../platform/store.js";
+import { findPlatform, type PlatformRow } from "../platform/store.js";
+import { umaDomainOf } from "../platform/uma-domain.js";
 import { findQuote } from "../quotes/store.js";
-import { counterpartyPost, describe } from "./counterparty.js";
-import { type ProtocolAnswer, platformOfDomain, umaErrorAnswer } from "./receive.js";
+import {
+  counterpartyPost,
+  counterpartyPubKeys,
+  databaseNonceValidator,
+  describe,
+  vaspBaseUrl,
+} from "./counterparty.js";
+import { type ProtocolAnswer, platformOfDomain, protocolError, umaErrorAnswer } from "./receive.js";
 import { readSandboxInvoice } from "./settlement-invoice.js";
+import { vaspKeys } from "./vasp-keys.js";
 
 // The sandbox settlement layer between VASPs (issue 19): the sending VASP pays the receiving VASP's
 // invoice by posting it to `<receiving VASP>/uma/sandbox/settle`, which settles the receiver's payment and
@@ -71,7 +84,7 @@ const payInvoice: JobHandler = async (context: JobContext) => {
   );
   const quote = pending?.quote_id ? await findQuote(deps.db, job.platformId, pending.quote_id) : undefined;
   const uma = quote?.details.uma as
-    | { invoice: string; paymentHash: string; receiverBase: string }
+    | { invoice: string; paymentHash: string; receiverBase: string; utxoCallback?: string }
     | undefined;
   let outcome: { paid: string } | { refused: string };
   if (!platform || !uma || pending?.status !== "PROCESSING") outcome = { refused: "nothing to pay" };
@@ -89,7 +102,7 @@ const payInvoice: JobHandler = async (context: JobContext) => {
       throw new Error(`the receiving VASP could not be reached: ${describe(error)}`);
     }
   }
-  await deps.db.transaction(async (tx) => {
+  const completed = await deps.db.transaction(async (tx) => {
     const now = await jobNow(tx, context);
     const row = await lockProcessingUmaSend(tx, job.platformId, transactionId);
     if (row) {
@@ -97,7 +110,79 @@ const payInvoice: JobHandler = async (context: JobContext) => {
       else await failUmaSend(tx, row, now);
     }
     await context.finish(tx);
+    return row !== undefined && "paid" in outcome;
   });
+  if (completed && platform && uma) await postTransactionCallback(deps, platform, uma);
 };
+
+/**
+ * UMA's post-transaction callback: once paid, the sender tells the receiving VASP, signed, at the
+ * `utxoCallback` its pay request response named. Best effort: the payment is settled whatever it answers.
+ */
+async function postTransactionCallback(
+  deps: Deps,
+  platform: PlatformRow,
+  uma: { utxoCallback?: string },
+): Promise<void> {
+  if (!uma.utxoCallback) return;
+  const domain = umaDomainOf(platform, deps.publicUrl);
+  const keys = await vaspKeys(deps, platform.id, domain);
+  const callback = await getPostTransactionCallback({
+    utxos: [],
+    vaspDomain: domain,
+    signingPrivateKey: keys.signingPrivateKey,
+  });
+  try {
+    const answer = await counterpartyPost(
+      deps,
+      platform.environment,
+      uma.utxoCallback,
+      JSON.stringify(callback),
+    );
+    if (answer.status !== 200)
+      deps.logger.warn(
+        { platformId: platform.id, status: answer.status },
+        "UMA post-transaction callback refused",
+      );
+  } catch (error) {
+    deps.logger.warn(
+      { platformId: platform.id, error: describe(error) },
+      "UMA post-transaction callback failed",
+    );
+  }
+}
+
+/**
+ * The receiving side of the post-transaction callback (`POST .../uma/utxo-callback`): the sender's
+ * signature checked against its published keys; nothing else to record, since no UTXO moves in the sandbox.
+ */
+export async function answerUtxoCallback(
+  deps: Deps,
+  origin: string,
+  domain: string,
+  body: unknown,
+): Promise<ProtocolAnswer> {
+  const platform = await platformOfDomain(deps, domain);
+  if (!platform) return umaErrorAnswer(404, "NOT_FOUND", `${domain} is not served here.`);
+  try {
+    const callback = PostTransactionCallbackSchema.parse(body);
+    const sender = callback.vaspDomain;
+    if (!sender)
+      return umaErrorAnswer(400, "MISSING_REQUIRED_UMA_PARAMETERS", "The callback names no vaspDomain.");
+    const keys = await counterpartyPubKeys(
+      deps,
+      platform.environment,
+      await vaspBaseUrl(deps, sender, origin),
+      sender,
+    );
+    if (!(await verifyPostTransactionCallbackSignature(callback, keys, databaseNonceValidator(deps, sender))))
+      return umaErrorAnswer(401, "INVALID_SIGNATURE", "The callback's signature does not verify.");
+  } catch (error) {
+    if (error instanceof Error && error.name === "ZodError")
+      return umaErrorAnswer(400, "INVALID_INPUT", "The body is not a post-transaction callback.");
+    return protocolError(error);
+  }
+  return { status: 200, body: { status: "OK" } };
+}
 
 export const umaJobHandlers = (): Record<string, JobHandler> => ({ [UMA_PAY_INVOICE]: payInvoice });

@@ -7,16 +7,19 @@ import {
   getLnurlpResponse,
   getPayReqResponse,
   getPayRequest,
+  getPostTransactionCallback,
   getSignedLnurlpRequestUrl,
   InMemoryNonceValidator,
   KycStatus,
   LnurlpResponse,
   PayReqResponse,
   PayRequest,
+  PostTransactionCallbackSchema,
   PubKeyResponse,
   parseLnurlpRequest,
   verifyPayReqResponseSignature,
   verifyPayReqSignature,
+  verifyPostTransactionCallbackSignature,
   verifyUmaLnurlpQuerySignature,
   verifyUmaLnurlpResponseSignature,
 } from "@uma-sdk/core";
@@ -90,10 +93,23 @@ async function handle(req: IncomingMessage): Promise<{ status: number; body: unk
       receiverChannelUtxos: [],
       receiverFeesMillisats: 0,
       payeeData: { identifier: `$bob@${DOMAIN}` },
+      utxoCallback: `${base}/utxo`,
       receivingVaspPrivateKey: signingKey,
       payeeIdentifier: `$bob@${DOMAIN}`,
     });
     return { status: 200, body: JSON.parse(response.toJsonString()) };
+  }
+  if (url.pathname === "/utxo") {
+    const callback = PostTransactionCallbackSchema.parse(JSON.parse(await readBody(req)));
+    if (
+      await verifyPostTransactionCallbackSignature(
+        callback,
+        await paysvcKeys(),
+        new InMemoryNonceValidator(0),
+      )
+    )
+      verified.push("post-transaction callback");
+    return { status: 200, body: { status: "OK" } };
   }
   if (url.pathname === "/uma/sandbox/settle") {
     const { invoice } = JSON.parse(await readBody(req)) as { invoice: string };
@@ -152,7 +168,9 @@ describe("paysvc and a VASP built on @uma-sdk/core", () => {
     await server.jobs.runDue();
     const sent = await server.client.get<{ status: string }>(`/transactions/${quote.body.transactionId}`);
     expect(sent.body.status).toBe("COMPLETED");
-    expect(verified).toEqual(expect.arrayContaining(["lnurlp request", "pay request"]));
+    expect(verified).toEqual(
+      expect.arrayContaining(["lnurlp request", "pay request", "post-transaction callback"]),
+    );
   });
 
   test("the SDK's LNURLP request and pay request are accepted by paysvc, whose answers verify with the SDK; the customer is credited", async () => {
@@ -200,6 +218,26 @@ describe("paysvc and a VASP built on @uma-sdk/core", () => {
     });
     expect(settled.status).toBe(200);
     expect(await balanceOf(server, payee.account)).toBe(321);
+    // The post-transaction callback, signed by the SDK, at the utxoCallback paysvc named; tampered, refused.
+    const utxoCallback = payReqResponse.payeeData?.compliance?.utxoCallback as string;
+    const callback = await getPostTransactionCallback({
+      utxos: [],
+      vaspDomain: DOMAIN,
+      signingPrivateKey: signingKey,
+    });
+    const post = (body: unknown) =>
+      fetch(utxoCallback, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await post(callback)).status).toBe(200);
+    const forged = await getPostTransactionCallback({
+      utxos: [],
+      vaspDomain: DOMAIN,
+      signingPrivateKey: encryptionKey,
+    });
+    expect((await post(forged)).status).toBe(401);
   });
 
   test("a pay request asking for payee data paysvc cannot name -> 501 UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY", async () => {

@@ -45,7 +45,8 @@ export async function settleUmaSend(
       },
     ],
   });
-  const payment = paymentFromQuote(quote, "PROCESSING", { now });
+  // The destination is the address, as the quote names it (`{destinationType: "UMA_ADDRESS", umaAddress, currency}`).
+  const payment = paymentFromQuote(quote, "PROCESSING", { now, destination: quote.destination });
   if (options.pending) await completePending(tx, options.pending, payment);
   else await insertPayment(tx, payment);
   const payload = { transactionId: payment.id };

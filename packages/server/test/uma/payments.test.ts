@@ -74,6 +74,11 @@ describe("a UMA payment between two platforms", () => {
     const sent = await server.client.get<Transaction>(`/transactions/${quote.body.transactionId}`);
     expect(sent.body.status).toBe("COMPLETED");
     expect(sent.body.reconciliationInstructions?.transactionHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(sent.body.destination).toEqual({
+      destinationType: "UMA_ADDRESS",
+      umaAddress: payee.address,
+      currency: "USD",
+    });
     expect(await balanceOf(server, sender.account)).toBe(3_750);
     expect(await balanceOf(server, payee.account, receiver)).toBe(1_250);
     const incoming = await server.client.get<{ data: Transaction[] }>(

@@ -83,7 +83,7 @@ export function principalUsdCents(quote: store.QuoteRow): number {
 export const deliveredUsdCents = (stablecoinAmount: number) => Math.ceil(stablecoinAmount / UNITS_PER_CENT);
 
 /** Off-ramps (issue 18 §5): a USDB embedded wallet pays out to USDC and USDB wallets at the peg, 1:1. */
-const offRampWallets = new Set(["USDC", "USDB"]);
+const offRampWallets = new Set(["USDC", "USDT", "USDB"]);
 const isOffRamp = (source: InternalAccountRow) =>
   source.type === "EMBEDDED_WALLET" && source.currency === "USDB";
 
@@ -158,10 +158,10 @@ export function newWalletQuoteRow(input: {
 }
 
 /**
- * An off-ramp to a wallet (issue 18 §5): USDB from an embedded wallet to a USDC or USDB wallet at the peg,
+ * An off-ramp to a wallet (issue 18 §5): USDB from an embedded wallet to a USDC, USDT or USDB wallet at the peg,
  * exchangeRate 1, both sides in 6-decimal units, so the amounts are equal and exact. No fee (platform
  * fees apply to USD sources only; there is no on-chain rail fee). The single-transaction maximum is
- * USDB's. Other stablecoins → `501 NOT_IMPLEMENTED`.
+ * USDB's. Wallets holding BTC → `501 NOT_IMPLEMENTED` (no BTC pricing).
  */
 function offRampQuoteRow(input: {
   caller: Caller;
@@ -174,7 +174,7 @@ function offRampQuoteRow(input: {
   const { request, source, external } = input;
   if (!offRampWallets.has(external.currency))
     throw new ApiError("NOT_IMPLEMENTED", {
-      reason: `Payouts from a USDB EMBEDDED_WALLET to ${external.currency} wallets are not built yet; only to USDC and USDB wallets.`,
+      reason: `Payouts from a USDB EMBEDDED_WALLET to ${external.currency} wallets are not built yet; only to USDC, USDT and USDB wallets.`,
     });
   const price = priceTransfer({
     lockedCurrencySide: request.lockedCurrencySide,

@@ -191,7 +191,7 @@ describe("executing an off-ramp needs Service-Wallet-Signature from an active se
     expect(res.body.status).toBe("PROCESSING");
   });
 
-  test.each(["USDC", "USDB"])(
+  test.each(["USDC", "USDT", "USDB"])(
     "to a %s wallet: 1:1 at the peg (exchangeRate 1, no fee), executed with the stamp",
     async (code) => {
       const { customerId, walletId, key } = await fundedWallet(5_000_000);
@@ -211,13 +211,6 @@ describe("executing an off-ramp needs Service-Wallet-Signature from an active se
       expect(await balance(walletId)).toBe(5_000_000 - 1_234_567);
     },
   );
-
-  test("to a USDT wallet -> 501 NOT_IMPLEMENTED (off-ramps pay USDC and USDB wallets)", async () => {
-    const { customerId, walletId } = await fundedWallet();
-    const wallet = await usdcWallet(customerId, "USDT");
-    const res = await client.post<ErrorBody>("/quotes", quoteBody(walletId, wallet, 1_000_000));
-    expect(res.status).toBe(501);
-  });
 
   test("no Service-Wallet-Signature -> 401 WALLET_SIGNATURE_MISSING, nothing moves, the quote stays PENDING", async () => {
     const { customerId, walletId } = await fundedWallet(5_000_000);

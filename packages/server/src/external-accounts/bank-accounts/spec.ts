@@ -103,8 +103,9 @@ export function bankAccountProblems(
 
 /**
  * The bank rules of a body the schema refused, beside the schema's own errors, so that one `400` names
- * every invalid field: each check runs on a field the schema let through, the type's whole-account rules
- * only when nothing inside `accountInfo` failed the schema (they read its fields as typed).
+ * every invalid field: each check runs on a field the schema let through, and only if it reads no field
+ * the schema refused (a UK account number's modulus reads its sort code); the type's whole-account rules
+ * likewise.
  */
 export function bankAccountProblemsBeside(
   spec: BankAccountSpec,
@@ -115,17 +116,37 @@ export function bankAccountProblemsBeside(
   const passed = (field: string) =>
     ![...failed].some((f) => f === field || f.startsWith(`${field}.`) || f.startsWith(`${field}[`));
   const info = body.accountInfo;
+  const refusedRead = Symbol("reads a field the schema refused");
+  // What a check sees: the account, where reading a refused field stops the check instead.
+  const readable = new Proxy(info, {
+    get(target, key) {
+      if (typeof key === "string" && !passed(`accountInfo.${key}`)) throw refusedRead;
+      return target[key as string];
+    },
+  });
+  const unlessRefused = (run: () => FieldError[]): FieldError[] => {
+    try {
+      return run();
+    } catch (error) {
+      if (error === refusedRead) return [];
+      throw error;
+    }
+  };
   const errors: FieldError[] = [];
   if (typeof body.currency === "string" && passed("currency"))
     errors.push(...currencyProblems(spec, accountTypeOf(spec), body.currency));
   for (const [field, check] of Object.entries(spec.checks ?? {})) {
     const value = info[field];
-    const problem =
-      typeof value === "string" && passed(`accountInfo.${field}`) ? check(value, info) : undefined;
-    if (problem) errors.push({ field: `accountInfo.${field}`, ...problem });
+    if (typeof value !== "string" || !passed(`accountInfo.${field}`)) continue;
+    errors.push(
+      ...unlessRefused(() => {
+        const problem = check(value, readable);
+        return problem ? [{ field: `accountInfo.${field}`, ...problem }] : [];
+      }),
+    );
   }
   errors.push(...requiresProblems(spec, info).filter((error) => passed(error.field)));
-  if (passed("accountInfo")) errors.push(...(spec.rules?.(info) ?? []));
+  errors.push(...unlessRefused(() => spec.rules?.(readable) ?? []));
   return errors;
 }
 

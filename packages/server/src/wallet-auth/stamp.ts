@@ -1,4 +1,5 @@
-import { p256 } from "@noble/curves/nist.js";
+import { createPublicKey, type KeyObject, verify } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { ApiError } from "../core/errors/api-error.js";
 
 /** A decoded `Service-Wallet-Signature` (the Turnkey API-key stamp, conventions §5.3). */
@@ -36,14 +37,38 @@ export function parseStamp(header: string): Stamp {
   return { publicKey: publicKey.toLowerCase(), scheme, signature: signature.toLowerCase() };
 }
 
-/** True when the stamp's DER signature over SHA-256(payload) verifies under its key; high-S accepted. */
+// SubjectPublicKeyInfo header (id-ecPublicKey, prime256v1) of a 33-byte compressed point: with it a
+// stamp's key becomes a Node KeyObject without decompressing the point in JavaScript.
+const SPKI_P256_COMPRESSED = Buffer.from("3039301306072a8648ce3d020106082a8648ce3d030107032200", "hex");
+
+// Parsing a key costs more than the verification itself; a session signs many stamps with one key
+// (docs/decisions.md "Money at database speed (issue 20)"). Bounded, so unknown keys cannot grow it.
+const keyObjects = new LRUCache<string, KeyObject>({ max: 4096 });
+
+/** The KeyObject of a compressed P-256 key in hex; throws when it is not a point of the curve. */
+function keyObjectOf(publicKeyHex: string): KeyObject {
+  let key = keyObjects.get(publicKeyHex);
+  if (!key) {
+    const spki = Buffer.concat([SPKI_P256_COMPRESSED, Buffer.from(publicKeyHex, "hex")]);
+    key = createPublicKey({ key: spki, format: "der", type: "spki" });
+    keyObjects.set(publicKeyHex, key);
+  }
+  return key;
+}
+
+/**
+ * True when the stamp's DER signature over SHA-256(payload) verifies under its key. OpenSSL (node:crypto)
+ * takes strict DER only (it re-encodes and compares, so trailing bytes and non-minimal lengths fail),
+ * refuses r or s outside 1..n-1 and keys off the curve, and accepts high-S: client libraries do not
+ * normalise S (Turnkey's stamper does not), so requiring low-S would refuse real wallets.
+ */
 export function stampVerifies(stamp: Stamp, payload: string): boolean {
   try {
-    return p256.verify(
+    return verify(
+      "sha256",
+      Buffer.from(payload, "utf8"),
+      { key: keyObjectOf(stamp.publicKey), dsaEncoding: "der" },
       Buffer.from(stamp.signature, "hex"),
-      new TextEncoder().encode(payload),
-      Buffer.from(stamp.publicKey, "hex"),
-      { format: "der", lowS: false },
     );
   } catch {
     return false;

@@ -100,7 +100,11 @@ describe("POST /quotes: a same-currency transfer between internal accounts (conv
 
   test("a UMA_ADDRESS destination is quoted through the receiver's VASP: one that cannot be reached -> 424 LNURLP_REQUEST_FAILED (test/uma)", async () => {
     const override = {
-      destination: { destinationType: "UMA_ADDRESS", umaAddress: "$bob@unreachable.localhost", currency: "USD" },
+      destination: {
+        destinationType: "UMA_ADDRESS",
+        umaAddress: "$bob@unreachable.localhost",
+        currency: "USD",
+      },
     };
     const res = await server.client.post<ErrorBody>("/quotes", { ...transfer(a, b, 100), ...override });
     expect([res.status, res.body.code]).toEqual([424, "LNURLP_REQUEST_FAILED"]);

@@ -62,10 +62,10 @@ describe("platform config through the SDK", () => {
     expect(config).toMatchObject({
       id: server.platform.platformId,
       environment: "SANDBOX",
-      supportedCurrencies: ["USD", "USDB"],
       sandboxSkipVerificationPaperwork: false,
       webhookEndpoint: null,
     });
+    expect(config.supportedCurrencies.map((c) => c.currencyCode)).toEqual(["USD", "USDB"]);
     expect(config.lastResponse.requestId).toMatch(/^req_/);
   });
 

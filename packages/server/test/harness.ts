@@ -9,6 +9,7 @@ import { logRedactPaths } from "../src/core/http/logging.js";
 import { type JobHandler, JobRunner } from "../src/core/jobs/jobs.js";
 import type { OtpSender } from "../src/core/otp-sender.js";
 import { jobHandlers } from "../src/jobs.js";
+import { defaultCurrencyConfig, type PlatformCurrencyConfig } from "../src/platform/currency-configs.js";
 import { createPlatform } from "../src/platform-config/platforms.js";
 import { signedRetryPerformers } from "../src/signed-retry-performers.js";
 import { DEFAULT_WEBHOOK_TIMEOUTS } from "../src/webhooks/sender.js";
@@ -287,4 +288,9 @@ export async function newUsdAccount(client: TestClient): Promise<string> {
   const id = accounts.body.data[0]?.id;
   if (!id) throw new Error(`customer ${customer.body.id} has no USD account`);
   return id;
+}
+
+/** A `PATCH /config supportedCurrencies` list: each code with the settings a platform starts with. */
+export function currencySettings(...codes: string[]): PlatformCurrencyConfig[] {
+  return codes.map(defaultCurrencyConfig);
 }

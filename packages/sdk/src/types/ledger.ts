@@ -27,7 +27,9 @@ export type FailureReason =
   | "LIMIT_EXCEEDED"
   | "ACCOUNT_CANNOT_RECEIVE"
   | "ACCOUNT_INVALID"
-  | "COMPLIANCE_REJECTED";
+  | "COMPLIANCE_REJECTED"
+  | "PAYMENT_APPROVAL_WEBHOOK_ERROR"
+  | "PAYMENT_APPROVAL_TIMED_OUT";
 
 /** A payment transaction (`type` `INCOMING` or `OUTGOING`; conventions §3.4). */
 export interface Transaction {

@@ -5,7 +5,8 @@ export interface PlatformConfig {
   name: string;
   environment: "SANDBOX" | "PRODUCTION";
   webhookEndpoint: string | null;
-  supportedCurrencies: string[];
+  /** Each supported currency with its UMA settings; customers' accounts open in these currencies. */
+  supportedCurrencies: PlatformCurrencyConfig[];
   /** Platform fees per rail (USD sources only). */
   feeConfigs: RailFeeConfig[];
   sandboxSkipVerificationPaperwork: boolean;
@@ -33,6 +34,45 @@ export interface PlatformConfig {
   updatedAt: string;
 }
 
+/** What a counterparty may be asked to provide about its customer. */
+export type CustomerInfoFieldName =
+  | "FULL_NAME"
+  | "BIRTH_DATE"
+  | "NATIONALITY"
+  | "PHONE_NUMBER"
+  | "EMAIL"
+  | "POSTAL_ADDRESS"
+  | "TAX_ID"
+  | "REGISTRATION_NUMBER"
+  | "USER_TYPE"
+  | "COUNTRY_OF_RESIDENCE"
+  | "ACCOUNT_IDENTIFIER"
+  | "FI_LEGAL_ENTITY_NAME"
+  | "FI_ADDRESS"
+  | "PURPOSE_OF_PAYMENT"
+  | "ULTIMATE_INSTITUTION_COUNTRY"
+  | "IDENTIFIER"
+  | "BUSINESS_TYPE"
+  | "COMPANY_LEGAL_NAME"
+  | "ID_TYPE"
+  | "ID_NUMBER";
+
+export interface CounterpartyFieldDefinition {
+  name: CustomerInfoFieldName;
+  mandatory: boolean;
+}
+
+/** A supported currency and its settings for UMA payments (amounts in the currency's minor units). */
+export interface PlatformCurrencyConfig {
+  currencyCode: string;
+  minAmount: number;
+  maxAmount: number;
+  /** What a UMA sender paying the platform's customers in this currency must (or may) say about the payer. */
+  requiredCounterpartyFields: CounterpartyFieldDefinition[];
+  /** INCOMING: customers receive UMA payments in it; OUTGOING: they send UMA payments from it. */
+  enabledTransactionTypes: ("INCOMING" | "OUTGOING")[];
+}
+
 /** How a cardholder confirms adding a card to a digital wallet. */
 export interface CardTokenization2faConfig {
   methods: ("EMAIL_OTP" | "SMS_OTP")[];
@@ -41,7 +81,8 @@ export interface CardTokenization2faConfig {
 /** At least one field. */
 export interface UpdateConfigBody {
   name?: string;
-  supportedCurrencies?: string[];
+  /** Replaces the whole list; each currency once. */
+  supportedCurrencies?: PlatformCurrencyConfig[];
   sandboxSkipVerificationPaperwork?: boolean;
   /** Replaces the whole list; `[]` removes every platform fee. */
   feeConfigs?: RailFeeConfig[];

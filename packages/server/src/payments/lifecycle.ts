@@ -1,6 +1,6 @@
 import type { Tx } from "../core/db/db.js";
 import type { QuoteRow } from "../quotes/store.js";
-import { type EventType, enqueueEvents, type NewEvent } from "../webhooks/outbox.js";
+import { type EventType, enqueueEvents, enqueueUnscheduledEvent, type NewEvent } from "../webhooks/outbox.js";
 import { insertTransactions, type MutableColumns, type TransactionRow, updateTransaction } from "./store.js";
 import { toTransaction } from "./wire.js";
 
@@ -66,6 +66,15 @@ export async function insertPayments(tx: Tx, rows: TransactionRow[]): Promise<vo
 
 /** Inserts one new payment and fires its start event. */
 export const insertPayment = (tx: Tx, row: TransactionRow) => insertPayments(tx, [row]);
+
+/**
+ * Inserts one new payment whose start event the caller delivers itself because the platform's answer
+ * decides it (webhooks/answered-delivery.ts). Answers that event's delivery.
+ */
+export async function insertPaymentAwaitingAnswer(tx: Tx, row: TransactionRow) {
+  await insertTransactions(tx, [row]);
+  return enqueueUnscheduledEvent(tx, startEvent(row));
+}
 
 export type PaymentPatch = Partial<Omit<MutableColumns, "status" | "updated_at">>;
 

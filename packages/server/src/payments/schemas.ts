@@ -24,6 +24,9 @@ export const failureReasons = [
   "ACCOUNT_CANNOT_RECEIVE",
   "ACCOUNT_INVALID",
   "COMPLIANCE_REJECTED",
+  // An incoming UMA payment the platform did not answer (docs/guides/uma.md "Approving incoming payments").
+  "PAYMENT_APPROVAL_WEBHOOK_ERROR",
+  "PAYMENT_APPROVAL_TIMED_OUT",
 ] as const;
 
 const Open = Type.Object({}, { additionalProperties: true });

@@ -6,7 +6,13 @@ import { lockForPosting, postBalanceChanges } from "../ledger/ledger.js";
 import { requireActive } from "../quotes/active.js";
 import * as quotes from "../quotes/store.js";
 import type { ExecuteOptions, ExecutionContext } from "./execution-context.js";
-import { completePending, insertPayment, paymentFromQuote, transitionPayment } from "./lifecycle.js";
+import {
+  completePending,
+  insertPayment,
+  insertPaymentAwaitingAnswer,
+  paymentFromQuote,
+  transitionPayment,
+} from "./lifecycle.js";
 import { failPayout } from "./payout-jobs.js";
 import { lockTransaction, type TransactionRow } from "./store.js";
 
@@ -81,14 +87,20 @@ export interface IncomingUmaPayment {
   account: InternalAccountRow;
   amount: number;
   senderUmaAddress: string;
+  /** What the sender said about its payer, by CustomerInfoFieldName (the hosted API's counterpartyInformation). */
+  counterpartyInformation: Record<string, unknown>;
   /** The protocol's own facts (invoice, payment hash, sender domain, nonce): uma/'s, kept in details. */
   uma: Record<string, unknown>;
   description?: string;
   now: Date;
 }
 
-/** A pay request accepted: the receiver's INCOMING transaction PENDING, no money yet. */
-export async function openUmaIncoming(tx: Tx, incoming: IncomingUmaPayment): Promise<TransactionRow> {
+/**
+ * A pay request checked: the receiver's INCOMING transaction PENDING, no money yet. Its
+ * INCOMING_PAYMENT.PENDING event is the platform's approval request: the caller delivers it at once
+ * (the answered delivery's id is returned) and settles or fails the payment on the answer.
+ */
+export async function openUmaIncoming(tx: Tx, incoming: IncomingUmaPayment) {
   const { account, amount, now } = incoming;
   const row: TransactionRow = {
     id: newId("Transaction"),
@@ -111,13 +123,32 @@ export async function openUmaIncoming(tx: Tx, incoming: IncomingUmaPayment): Pro
     reference: null,
     source: { sourceType: "UMA_ADDRESS", umaAddress: incoming.senderUmaAddress, currency: account.currency },
     destination: { destinationType: "ACCOUNT", accountId: account.id },
-    details: { uma: incoming.uma },
+    details: { counterpartyInformation: incoming.counterpartyInformation, uma: incoming.uma },
     settled_at: null,
     created_at: now,
     updated_at: now,
   };
-  await insertPayment(tx, row);
-  return row;
+  const { deliveryId } = await insertPaymentAwaitingAnswer(tx, row);
+  return { row, deliveryId };
+}
+
+/** Why a pending incoming UMA payment failed before any money moved (the platform refused it or did not answer). */
+export type IncomingRefusal =
+  | "COMPLIANCE_REJECTED"
+  | "PAYMENT_APPROVAL_WEBHOOK_ERROR"
+  | "PAYMENT_APPROVAL_TIMED_OUT";
+
+/** The platform refused a pending incoming payment, or never answered: PENDING → FAILED, nothing credited. */
+export async function failUmaIncoming(
+  tx: Tx,
+  platformId: string,
+  id: string,
+  reason: IncomingRefusal,
+  now: Date,
+) {
+  const row = await lockTransaction(tx, platformId, id);
+  if (row?.status !== "PENDING") return row;
+  return transitionPayment(tx, row, "FAILED", { failure_reason: reason, now });
 }
 
 /**

@@ -7,6 +7,8 @@ export type Transaction = Static<typeof TransactionSchema>;
 
 /** The wire Transaction (conventions §3.4): optional fields omitted when unset. */
 export function toTransaction(row: TransactionView): Transaction {
+  // `uma` holds a UMA payment's protocol facts (invoice, preimage, nonce): never on the wire.
+  const { uma: _protocol, ...details } = row.details ?? {};
   const wire: Record<string, unknown> = {
     id: row.id,
     type: row.type,
@@ -14,7 +16,7 @@ export function toTransaction(row: TransactionView): Transaction {
     direction: row.type === "INCOMING" ? "CREDIT" : "DEBIT",
     source: row.source,
     destination: row.destination,
-    ...row.details,
+    ...details,
     fees: row.fees,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

@@ -11,6 +11,11 @@ import { secretsOf } from "../core/secrets/process-box.js";
 import type { SecretBox } from "../core/secrets/secret-box.js";
 import { openPlatformAccount } from "../customers/open-accounts.js";
 import { revealOriginProblems } from "../platform/card-reveal-origins.js";
+import {
+  currencyConfigsOf,
+  type PlatformCurrencyConfig,
+  storedCurrencyConfigs,
+} from "../platform/currency-configs.js";
 import type {
   CardTokenization2faConfig,
   PlatformConfig as PlatformConfigSchema,
@@ -64,7 +69,7 @@ export function toPlatformConfig(row: PlatformRow, publicUrl: string | undefined
     name: row.name,
     environment: row.environment,
     webhookEndpoint: row.webhook_endpoint,
-    supportedCurrencies: row.supported_currencies,
+    supportedCurrencies: currencyConfigsOf(row),
     feeConfigs: row.fee_configs,
     sandboxSkipVerificationPaperwork: row.sandbox_skip_verification_paperwork,
     cardTokenization2faConfig: row.card_tokenization_2fa_config,
@@ -166,6 +171,33 @@ function checkFeeConfigs(feeConfigs: RailFeeConfig[]): void {
   if (errors.length > 0) throw invalidInput(errors);
 }
 
+/** Each currency once, amounts in order, each counterparty field named once per currency. */
+function checkCurrencyConfigs(configs: readonly PlatformCurrencyConfig[]): void {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  configs.forEach((config, i) => {
+    const at = `supportedCurrencies[${i}]`;
+    if (seen.has(config.currencyCode))
+      errors.push({
+        field: `${at}.currencyCode`,
+        message: `${config.currencyCode} is listed more than once`,
+      });
+    seen.add(config.currencyCode);
+    if (config.minAmount > config.maxAmount)
+      errors.push({ field: `${at}.minAmount`, message: "must not be above maxAmount" });
+    const names = new Set<string>();
+    config.requiredCounterpartyFields.forEach((field, j) => {
+      if (names.has(field.name))
+        errors.push({
+          field: `${at}.requiredCounterpartyFields[${j}].name`,
+          message: `${field.name} is listed more than once`,
+        });
+      names.add(field.name);
+    });
+  });
+  if (errors.length > 0) throw invalidInput(errors);
+}
+
 /** An absolute http(s) URL, and https outside the sandbox (conventions §7.3; also invitationBaseUrl). */
 function checkWebhookEndpoint(endpoint: string, environment: Environment, field = "webhookEndpoint"): void {
   let url: URL | undefined;
@@ -215,6 +247,7 @@ export async function updateConfig(
   changes: UpdateConfigBody,
 ): Promise<PlatformConfig> {
   if (changes.feeConfigs) checkFeeConfigs(changes.feeConfigs);
+  if (changes.supportedCurrencies) checkCurrencyConfigs(changes.supportedCurrencies);
   return deps.db
     .transaction(async (tx) => {
       const row = await lockPlatform(tx, caller.platformId);
@@ -232,12 +265,18 @@ export async function updateConfig(
         const problems = revealOriginProblems(changes.cardRevealOrigins, row.environment);
         if (problems.length > 0) throw invalidInput(problems);
       }
-      const supportedCurrencies = changes.supportedCurrencies && [...new Set(changes.supportedCurrencies)];
+      const { supportedCurrencies, ...rest } = changes;
+      const currencies = supportedCurrencies && storedCurrencyConfigs(supportedCurrencies);
       const now = nowFor(deps, caller);
       const updated = await updatePlatformConfig(
         tx,
         row.id,
-        { ...changes, ...(supportedCurrencies ? { supportedCurrencies } : {}) },
+        {
+          ...rest,
+          ...(currencies
+            ? { supportedCurrencies: currencies.codes, currencyConfigs: currencies.settings }
+            : {}),
+        },
         now,
       );
       if (updated.webhook_endpoint && updated.webhook_endpoint !== row.webhook_endpoint)

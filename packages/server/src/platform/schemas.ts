@@ -2,6 +2,7 @@ import { type Static, Type } from "typebox";
 import { DateTime, StringEnum } from "../core/http/schemas.js";
 import { currencyCodes, MAX_AMOUNT } from "../core/money.js";
 import { paymentRails } from "../rails/payment-rails.js";
+import { PlatformCurrencyConfig } from "./currency-configs.js";
 import { WalletAuthConfig as AuthProviderConfig } from "./wallet-auth-config.js";
 
 /** Rails a platform fee can be set for: every PaymentRail, plus INTERNAL for transfers between internal accounts. */
@@ -66,7 +67,8 @@ export const PlatformConfig = Type.Object({
   name: Type.String(),
   environment: StringEnum(["SANDBOX", "PRODUCTION"]),
   webhookEndpoint: Type.Union([Type.String(), Type.Null()]),
-  supportedCurrencies: Type.Array(Type.String()),
+  /** The hosted API's PlatformCurrencyConfig per supported currency (docs/decisions.md "Currency settings"). */
+  supportedCurrencies: Type.Array(PlatformCurrencyConfig),
   feeConfigs: Type.Array(RailFeeConfig),
   sandboxSkipVerificationPaperwork: Type.Boolean(),
   /** null: the platform's cards cannot be added to digital wallets (cardCapabilities). */
@@ -95,8 +97,9 @@ export const PlatformConfig = Type.Object({
 export const UpdateConfigBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    /** Replaces the whole list: each currency once; customers' accounts open in these currencies. */
     supportedCurrencies: Type.Optional(
-      Type.Array(StringEnum(currencyCodes), { minItems: 1, maxItems: currencyCodes.length }),
+      Type.Array(PlatformCurrencyConfig, { minItems: 1, maxItems: currencyCodes.length }),
     ),
     sandboxSkipVerificationPaperwork: Type.Optional(Type.Boolean()),
     /** Replaces the whole list; `[]` removes every platform fee. */

@@ -8,6 +8,8 @@ export interface PlatformRow {
   name: string;
   environment: Environment;
   supported_currencies: string[];
+  /** Settings per supported code (currency-configs.ts); absent on rows built in code. */
+  currency_configs?: Record<string, unknown>;
   sandbox_skip_verification_paperwork: boolean;
   clock_offset_ms: number;
   /** Platform fees per rail, as set by `PATCH /config` (validated there). */
@@ -70,6 +72,8 @@ export const umaDomainConstraint = "platforms_uma_domain_unique";
 
 export interface ConfigChanges {
   supportedCurrencies?: string[];
+  /** With supportedCurrencies: each code's settings (currency-configs.ts), replacing the stored ones. */
+  currencyConfigs?: Record<string, unknown>;
   sandboxSkipVerificationPaperwork?: boolean;
   name?: string;
   feeConfigs?: RailFeeConfig[];
@@ -106,7 +110,8 @@ export async function updatePlatformConfig(
        wallet_auth_config = wallet_auth_config || COALESCE($11::jsonb, '{}'::jsonb),
        invitation_base_url = CASE WHEN $12::boolean THEN $13 ELSE invitation_base_url END,
        card_reveal_origins = COALESCE($14::jsonb, card_reveal_origins),
-       uma_domain = CASE WHEN $15::boolean THEN $16 ELSE uma_domain END
+       uma_domain = CASE WHEN $15::boolean THEN $16 ELSE uma_domain END,
+       currency_configs = COALESCE($17::jsonb, currency_configs)
      WHERE id = $1 RETURNING *`,
     [
       id,
@@ -125,6 +130,7 @@ export async function updatePlatformConfig(
       changes.cardRevealOrigins ? JSON.stringify(changes.cardRevealOrigins) : null,
       changes.umaDomain !== undefined,
       changes.umaDomain ?? null,
+      changes.currencyConfigs ? JSON.stringify(changes.currencyConfigs) : null,
     ],
   );
   if (!row) throw new Error(`platform ${id} vanished during update`);

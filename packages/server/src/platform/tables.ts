@@ -5,6 +5,8 @@ export const platforms = pgTable("platforms", {
   name: text("name").notNull(),
   environment: text("environment", { enum: ["SANDBOX", "PRODUCTION"] }).notNull(),
   supportedCurrencies: text("supported_currencies").array().notNull(),
+  /** Per supported code: amounts, required counterparty fields, enabled directions (platform-config/currency-configs.ts). */
+  currencyConfigs: jsonb("currency_configs").notNull().default({}),
   sandboxSkipVerificationPaperwork: boolean("sandbox_skip_verification_paperwork").notNull().default(false),
   /** Sandbox clock: this platform's now is the service clock plus this offset; it only grows. */
   clockOffsetMs: bigint("clock_offset_ms", { mode: "number" }).notNull().default(0),

@@ -12,10 +12,10 @@ import { msatsPerMinorUnit } from "./lightning-price.js";
 /** What a receiver accepts, as the receiving VASP states it in its LNURLP response. */
 export interface ReceiverOffer {
   receiverAddress: string;
-  /** Currency codes the receiver takes, in order of preference; those without a price are left out. */
-  currencies: readonly string[];
-  /** The payer data the receiving VASP requires (UMA keys: name, email, birthDate…). */
-  payerData?: CounterPartyDataOptions;
+  /** Currencies the receiver takes, in order of preference, with the platform's amounts per payment (minor units). */
+  currencies: readonly { code: string; minAmount: number; maxAmount: number }[];
+  /** The payer data the receiving VASP requires (UMA keys: name, email, birthDate…; uma/payer-data.ts). */
+  payerData: CounterPartyDataOptions;
   /** Where the sender posts its pay request. */
   callback: string;
 }
@@ -23,19 +23,15 @@ export interface ReceiverOffer {
 /** Amounts per payment, in each currency's minor units: one unit up to the worth of USD 100,000. */
 const MAX_PAYMENT_MSATS = 100_000 * 100 * 10_000;
 
-function umaCurrency(code: string, at: Date): Currency | undefined {
-  const multiplier = msatsPerMinorUnit(code, at);
+/** A currency the receiver takes, or undefined when it has no price or its amounts leave no room. */
+function umaCurrency(offered: ReceiverOffer["currencies"][number], at: Date): Currency | undefined {
+  const multiplier = msatsPerMinorUnit(offered.code, at);
   if (multiplier === undefined) return undefined;
-  const { name, symbol, decimals } = currency(code);
-  return new Currency(
-    code,
-    name,
-    symbol,
-    multiplier,
-    1,
-    Math.floor(MAX_PAYMENT_MSATS / multiplier),
-    decimals,
-  );
+  const { name, symbol, decimals } = currency(offered.code);
+  const min = Math.max(1, offered.minAmount);
+  const max = Math.min(offered.maxAmount, Math.floor(MAX_PAYMENT_MSATS / multiplier));
+  if (min > max) return undefined;
+  return new Currency(offered.code, name, symbol, multiplier, min, max, decimals);
 }
 
 /** The signed UMA LNURLP response for `request` (UMA SDK getLnurlpResponse). */
@@ -45,7 +41,7 @@ export function signedLnurlpResponse(
   offer: ReceiverOffer,
   at: Date,
 ): Promise<LnurlpResponse> {
-  const currencyOptions = offer.currencies.flatMap((code) => umaCurrency(code, at) ?? []);
+  const currencyOptions = offer.currencies.flatMap((offered) => umaCurrency(offered, at) ?? []);
   return getLnurlpResponse({
     request,
     privateKeyBytes: signingPrivateKey,
@@ -57,11 +53,7 @@ export function signedLnurlpResponse(
     ]),
     minSendableSats: 1,
     maxSendableSats: MAX_PAYMENT_MSATS / 1000,
-    payerDataOptions: offer.payerData ?? {
-      identifier: { mandatory: true },
-      name: { mandatory: false },
-      compliance: { mandatory: true },
-    },
+    payerDataOptions: offer.payerData,
     currencyOptions,
     receiverKycStatus: KycStatus.Verified,
   });

@@ -11,6 +11,7 @@ import type { Caller } from "../core/http/context.js";
 import { newId } from "../core/ids.js";
 import { currency as currencyOf, isKnownCurrency } from "../core/money.js";
 import { umaPattern } from "../customers/customers.js";
+import type { CounterpartyFieldDefinition } from "../platform/currency-configs.js";
 import { findPlatform } from "../platform/store.js";
 import { umaDomainOf } from "../platform/uma-domain.js";
 import {
@@ -22,19 +23,8 @@ import {
   vaspBaseUrl,
 } from "./counterparty.js";
 import { msatsPerMinorUnit } from "./lightning-price.js";
+import { askedPayerData } from "./payer-data.js";
 import { vaspKeys } from "./vasp-keys.js";
-
-/** UMA payer-data keys and the hosted API's CustomerInfoFieldName for each (identifier and compliance are sent always). */
-const payerDataFields: Readonly<Record<string, string>> = {
-  name: "FULL_NAME",
-  email: "EMAIL",
-  birthDate: "BIRTH_DATE",
-  nationality: "NATIONALITY",
-  countryOfResidence: "COUNTRY_OF_RESIDENCE",
-  phoneNumber: "PHONE_NUMBER",
-  postalAddress: "POSTAL_ADDRESS",
-  taxId: "TAX_ID",
-};
 
 export interface UmaLookup {
   lookupId: string;
@@ -45,7 +35,7 @@ export interface UmaLookup {
     min: number;
     max: number;
   }[];
-  requiredPayerDataFields: { name: string; mandatory: boolean }[];
+  requiredPayerDataFields: CounterpartyFieldDefinition[];
 }
 
 function checkAddress(address: string): { user: string; domain: string } {
@@ -197,10 +187,7 @@ function toLookup(response: LnurlpResponse, address: string, at: Date): UmaLooku
         max: Math.max(1, c.maxSendable),
       };
     });
-  const requiredPayerDataFields = Object.entries(response.payerData ?? {}).flatMap(([key, option]) => {
-    const name = payerDataFields[key];
-    return name ? [{ name, mandatory: Boolean(option?.mandatory) }] : [];
-  });
+  const requiredPayerDataFields = askedPayerData(response.payerData);
   return {
     lookupId: newId("Lookup"),
     receiverUmaAddress: address,

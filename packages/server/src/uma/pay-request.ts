@@ -19,8 +19,8 @@ export interface PayRequestInput {
   receiverKeys: PubKeyResponse;
   signingPrivateKey: Uint8Array;
   payerIdentifier: string;
-  payerName?: string | undefined;
-  payerEmail?: string | undefined;
+  /** Payer data beyond the identifier and compliance data, under UMA's keys (name, email, birthDate…). */
+  payerData: Record<string, unknown>;
   /** Travel-rule data for the receiving VASP, encrypted to its key by the SDK. */
   travelRule: Record<string, unknown>;
   receivingCurrencyCode: string;
@@ -38,6 +38,8 @@ const receiverCodes: Readonly<Record<string, ApiError["code"]>> = {
   AMOUNT_OUT_OF_RANGE: "AMOUNT_OUT_OF_RANGE",
   USER_NOT_FOUND: "INVALID_RECEIVER",
   UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY: "UNRECOGNIZED_MANDATORY_PAYEE_DATA_KEY",
+  MISSING_MANDATORY_PAYER_DATA: "MISSING_MANDATORY_USER_INFO",
+  COUNTERPARTY_NOT_ALLOWED: "SENDER_NOT_ACCEPTED",
 };
 
 function receiverRefusal(status: number, text: string, domain: string): ApiError {
@@ -69,8 +71,7 @@ export async function sendPayRequest(deps: Deps, input: PayRequestInput): Promis
     amount: input.amount,
     isAmountInReceivingCurrency: input.inReceivingCurrency,
     payerIdentifier: input.payerIdentifier,
-    payerName: input.payerName,
-    payerEmail: input.payerEmail,
+    payerData: input.payerData,
     trInfo: JSON.stringify(input.travelRule),
     payerKycStatus: KycStatus.Verified,
     utxoCallback: input.utxoCallback,

@@ -7,13 +7,16 @@ import {
   UmaError,
   verifyPayReqSignature,
 } from "@uma-sdk/core";
-import type { Deps } from "../core/deps.js";
+import { type Deps, nowFor } from "../core/deps.js";
 import { currency, isKnownCurrency } from "../core/money.js";
 import { listAccountsOfCustomer } from "../customers/accounts-store.js";
 import { hasIncomingPayRequest, openUmaIncoming } from "../payments/uma-payments.js";
+import { currencyConfigOf } from "../platform/currency-configs.js";
 import { umaDomainOf } from "../platform/uma-domain.js";
 import { counterpartyPubKeys, databaseNonceValidator, vaspBaseUrl } from "./counterparty.js";
+import { askPlatform } from "./incoming-approval.js";
 import { msatsPerMinorUnit } from "./lightning-price.js";
+import { counterpartyInformation, missingPayerData, umaKeyOf } from "./payer-data.js";
 import {
   type ProtocolAnswer,
   platformOfDomain,
@@ -87,11 +90,19 @@ export async function answerPayRequest(
   if (payer.toLowerCase().startsWith(REFUSED_SENDER_PREFIX))
     return umaErrorAnswer(400, "SENDER_NOT_ACCEPTED", `${payer} is not accepted by this receiver.`);
   const code = request.receivingCurrencyCode ?? "";
+  const config = currencyConfigOf(platform, code);
   const accounts = await listAccountsOfCustomer(deps.db, customer.id);
   const account = accounts.find((a) => a.currency === code && a.status === "ACTIVE" && a.role === "STANDARD");
   const multiplier = isKnownCurrency(code) ? msatsPerMinorUnit(code, new Date()) : undefined;
-  if (!account || multiplier === undefined)
+  if (!account || multiplier === undefined || !config?.enabledTransactionTypes.includes("INCOMING"))
     return umaErrorAnswer(400, "INVALID_CURRENCY", `$${user}@${domain} does not receive ${code}.`);
+  const missing = missingPayerData(config.requiredCounterpartyFields, request.payerData);
+  if (missing.length > 0)
+    return umaErrorAnswer(
+      400,
+      "MISSING_MANDATORY_PAYER_DATA",
+      `This receiver requires payer data: ${missing.map(umaKeyOf).join(", ")}.`,
+    );
   const own = umaDomainOf(platform, deps.publicUrl);
   const signing = await vaspKeys(deps, platform.id, own);
   const base = await vaspBaseUrl(deps, own, origin);
@@ -121,21 +132,24 @@ export async function answerPayRequest(
     return protocolError(error);
   }
   const amount = response.converted?.amount ?? 0;
-  if (!Number.isSafeInteger(amount) || amount <= 0)
+  if (!Number.isSafeInteger(amount) || amount < Math.max(1, config.minAmount) || amount > config.maxAmount)
     return umaErrorAnswer(
       400,
       "AMOUNT_OUT_OF_RANGE",
-      "The amount converts to nothing in the receiving currency.",
+      `${amount} ${code} minor units is outside ${config.minAmount} to ${config.maxAmount}.`,
     );
-  await deps.db.transaction((tx) =>
+  const opened = await deps.db.transaction((tx) =>
     openUmaIncoming(tx, {
       platformId: platform.id,
       account,
       amount,
       senderUmaAddress: payer,
+      counterpartyInformation: counterpartyInformation(request.payerData),
       uma: { paymentHash, preimage: preimage.toString("hex"), invoice: response.pr, senderDomain, nonce },
-      now: deps.clock.now(),
+      now: nowFor(deps, { clockOffsetMs: platform.clock_offset_ms }),
     }),
   );
+  const refusal = await askPlatform(deps, platform, opened.row.id, opened.deliveryId);
+  if (refusal) return refusal;
   return { status: 200, body: JSON.parse(response.toJsonString()) };
 }

@@ -17,6 +17,7 @@ import { counterpartyPubKeys, vaspBaseUrl } from "./counterparty.js";
 import { msatsPerMinorUnit } from "./lightning-price.js";
 import { lookupUma, type UmaLookup } from "./lookup.js";
 import { sendPayRequest } from "./pay-request.js";
+import { payerDataFor, umaKeyOf } from "./payer-data.js";
 import { readSandboxInvoice } from "./settlement-invoice.js";
 import { vaspKeys } from "./vasp-keys.js";
 
@@ -29,9 +30,6 @@ interface StoredLookup {
   lnurlp: unknown;
   lookup: UmaLookup;
 }
-
-/** CustomerInfoFieldName → where the sender's value comes from when `senderCustomerInfo` lacks it. */
-const payerFieldOf: Readonly<Record<string, "name" | "email">> = { FULL_NAME: "name", EMAIL: "email" };
 
 function checkUmaForm(body: CreateQuoteBody): { accountId: string; umaAddress: string; currency: string } {
   const errors: FieldError[] = [];
@@ -109,13 +107,14 @@ export async function createUmaQuoteRow(
   const names = source.customer_id
     ? await customerNames(deps.db, [source.customer_id])
     : new Map<string, string>();
-  const info = { ...(body.senderCustomerInfo ?? {}) } as Record<string, unknown>;
-  const known: Record<string, unknown> = {
-    name: info.FULL_NAME ?? names.get(source.customer_id ?? ""),
-    email: info.EMAIL,
+  // The customer's name on file stands in for FULL_NAME when senderCustomerInfo does not give it.
+  const info: Record<string, unknown> = {
+    FULL_NAME: names.get(source.customer_id ?? ""),
+    ...(body.senderCustomerInfo ?? {}),
   };
+  const payerData = payerDataFor(stored.lookup.requiredPayerDataFields, info);
   const missing = stored.lookup.requiredPayerDataFields.filter(
-    (f) => f.mandatory && info[f.name] === undefined && known[payerFieldOf[f.name] ?? ""] === undefined,
+    (f) => f.mandatory && payerData[umaKeyOf(f.name)] === undefined,
   );
   if (missing.length > 0)
     throw invalidInput(
@@ -142,8 +141,7 @@ export async function createUmaQuoteRow(
     receiverKeys,
     signingPrivateKey: keys.signingPrivateKey,
     payerIdentifier,
-    payerName: typeof known.name === "string" ? known.name : undefined,
-    payerEmail: typeof known.email === "string" ? known.email : undefined,
+    payerData,
     travelRule: { ...info, ACCOUNT_IDENTIFIER: payerIdentifier },
     receivingCurrencyCode: form.currency,
     amount: receiving ? body.lockedCurrencyAmount : body.lockedCurrencyAmount * senderMsats,

@@ -11,10 +11,12 @@ import type { Deps } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import { listAccountsOfCustomer } from "../customers/accounts-store.js";
 import { findCustomerByUmaAddress } from "../customers/store.js";
+import { currencyConfigsOf } from "../platform/currency-configs.js";
 import { findPlatformByIdSuffix, findPlatformByUmaDomain, type PlatformRow } from "../platform/store.js";
 import { defaultDomainPlatformLabel, umaDomainOf } from "../platform/uma-domain.js";
 import { counterpartyPubKeys, databaseNonceValidator, vaspBaseUrl } from "./counterparty.js";
 import { signedLnurlpResponse } from "./lnurlp-response.js";
+import { payerDataOptions } from "./payer-data.js";
 import { vaspKeys } from "./vasp-keys.js";
 
 /** An answer of a UMA protocol endpoint: its status and JSON body (UMA's own error shape on failure). */
@@ -86,12 +88,25 @@ export async function answerLnurlp(
   const ownDomain = umaDomainOf(platform, deps.publicUrl);
   const keys = await vaspKeys(deps, platform.id, ownDomain);
   const accounts = await listAccountsOfCustomer(deps.db, customer.id);
-  const currencies = [...new Set(accounts.filter((a) => a.status === "ACTIVE").map((a) => a.currency))];
+  const held = new Set(accounts.filter((a) => a.status === "ACTIVE").map((a) => a.currency));
+  // The customer's currencies that the platform receives UMA payments in, with the platform's settings.
+  const offered = currencyConfigsOf(platform).filter(
+    (c) => held.has(c.currencyCode) && c.enabledTransactionTypes.includes("INCOMING"),
+  );
   const base = await vaspBaseUrl(deps, ownDomain, origin);
   const response = await signedLnurlpResponse(
     request,
     keys.signingPrivateKey,
-    { receiverAddress: `$${user}@${domain}`, currencies, callback: `${base}/uma/payreq/${user}` },
+    {
+      receiverAddress: `$${user}@${domain}`,
+      currencies: offered.map((c) => ({
+        code: c.currencyCode,
+        minAmount: c.minAmount,
+        maxAmount: c.maxAmount,
+      })),
+      payerData: payerDataOptions(offered.flatMap((c) => c.requiredCounterpartyFields)),
+      callback: `${base}/uma/payreq/${user}`,
+    },
     deps.clock.now(),
   );
   return { status: 200, body: JSON.parse(response.toJsonString()) };

@@ -1,12 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
   getPayReqResponse,
-  getPayRequest,
   getSignedLnurlpRequestUrl,
   getVaspDomainFromUmaAddress,
-  KycStatus,
   LnurlpResponse,
-  PayReqResponse,
   PayRequest,
   verifyPayReqSignature,
 } from "@uma-sdk/core";
@@ -17,6 +14,7 @@ import { currency } from "../core/money.js";
 import { findCustomerOrThrow } from "../customers/customers.js";
 import { findTransaction } from "../payments/store.js";
 import { toTransaction } from "../payments/wire.js";
+import type { CustomerInfoFieldName } from "../platform/currency-configs.js";
 import {
   counterpartyGet,
   counterpartyPost,
@@ -25,8 +23,10 @@ import {
   vaspBaseUrl,
 } from "./counterparty.js";
 import { msatsPerMinorUnit } from "./lightning-price.js";
+import { sendPayRequest } from "./pay-request.js";
+import { askedPayerData, missingPayerData, payerDataFor } from "./payer-data.js";
 import { type ProtocolAnswer, protocolError, umaErrorAnswer } from "./receive.js";
-import { COUNTERPARTY_SIGNING_KEY } from "./sandbox-counterparty.js";
+import { COUNTERPARTY_SIGNING_KEY, counterpartyPayerFields } from "./sandbox-counterparty.js";
 import { SANDBOX_COUNTERPARTY_DOMAIN } from "./sandbox-counterparty-domains.js";
 import { readSandboxInvoice, sandboxInvoice } from "./settlement-invoice.js";
 
@@ -87,6 +87,9 @@ export async function counterpartyPayReqAnswer(
   } catch (error) {
     return protocolError(error);
   }
+  const missing = missingPayerData(counterpartyPayerFields(user), request.payerData);
+  if (missing.length > 0)
+    return umaErrorAnswer(400, "MISSING_MANDATORY_PAYER_DATA", `Payer data required: ${missing.join(", ")}.`);
   const code = request.receivingCurrencyCode ?? "USD";
   const multiplier = msatsPerMinorUnit(code, new Date());
   if (multiplier === undefined)
@@ -126,6 +129,33 @@ export function counterpartySettleAnswer(body: unknown): ProtocolAnswer {
   if (!read || !preimage) return umaErrorAnswer(404, "NOT_FOUND", "No such invoice.");
   return { status: 200, body: { paymentHash: read.paymentHash, preimage } };
 }
+
+/** A counterparty sender that gives no payer data beyond its address (docs/guides/uma.md). */
+const SILENT_SENDER = "$no.payer.data";
+
+/** What the counterparty's senders say about their payer when a receiver asks. */
+const SAMPLE_PAYER: Readonly<Record<CustomerInfoFieldName, string>> = {
+  FULL_NAME: "Sandbox Counterparty",
+  BIRTH_DATE: "1985-06-15",
+  NATIONALITY: "DE",
+  PHONE_NUMBER: "+4915112345678",
+  EMAIL: "payer@counterparty.sandbox.localhost",
+  POSTAL_ADDRESS: "Unter den Linden 1, 10117 Berlin, DE",
+  TAX_ID: "DE123456789",
+  REGISTRATION_NUMBER: "HRB 123456",
+  USER_TYPE: "INDIVIDUAL",
+  COUNTRY_OF_RESIDENCE: "DE",
+  ACCOUNT_IDENTIFIER: "DE89370400440532013000",
+  FI_LEGAL_ENTITY_NAME: "Sandbox Counterparty VASP GmbH",
+  FI_ADDRESS: "Friedrichstrasse 1, 10117 Berlin, DE",
+  PURPOSE_OF_PAYMENT: "GIFT",
+  ULTIMATE_INSTITUTION_COUNTRY: "DE",
+  IDENTIFIER: "$payer@counterparty.sandbox.localhost",
+  BUSINESS_TYPE: "SOLE_PROPRIETORSHIP",
+  COMPANY_LEGAL_NAME: "Sandbox Counterparty",
+  ID_TYPE: "PASSPORT",
+  ID_NUMBER: "C01X00T47",
+};
 
 export interface SandboxReceiveInput {
   senderUmaAddress: string;
@@ -175,31 +205,23 @@ export async function sandboxUmaReceive(
     });
   const response = LnurlpResponse.fromJson(lnurlp.text);
   const keys = await counterpartyPubKeys(deps, caller.environment, base, domain.toLowerCase());
-  const payRequest = await getPayRequest({
-    receiverEncryptionPubKey: keys.getEncryptionPubKey(),
-    sendingVaspPrivateKey: COUNTERPARTY_SIGNING_KEY,
+  const silent = input.senderUmaAddress.toLowerCase().startsWith(`${SILENT_SENDER}@`);
+  const payReqResponse = await sendPayRequest(deps, {
+    environment: caller.environment,
+    lnurlp: response,
+    receiverDomain: domain.toLowerCase(),
+    receiverAddress: receiver,
+    receiverKeys: keys,
+    signingPrivateKey: COUNTERPARTY_SIGNING_KEY,
+    payerIdentifier: input.senderUmaAddress,
+    payerData: silent ? {} : payerDataFor(askedPayerData(response.payerData), SAMPLE_PAYER),
+    travelRule: silent ? {} : SAMPLE_PAYER,
     receivingCurrencyCode: input.receivingCurrencyCode,
     amount: input.receivingCurrencyAmount,
-    isAmountInReceivingCurrency: true,
-    payerIdentifier: input.senderUmaAddress,
-    payerName: "Sandbox Counterparty",
-    trInfo: JSON.stringify({ FULL_NAME: "Sandbox Counterparty" }),
-    payerKycStatus: KycStatus.Verified,
-    umaMajorVersion: Number.parseInt(response.umaVersion ?? "1", 10),
+    inReceivingCurrency: true,
+    utxoCallback: `${origin}/uma/${SANDBOX_COUNTERPARTY_DOMAIN}/uma/utxo-callback`,
   });
-  const answer = await counterpartyPost(
-    deps,
-    caller.environment,
-    response.callback,
-    payRequest.toJsonString(),
-  );
-  if (answer.status !== 200) {
-    const refusal = JSON.parse(answer.text) as { code?: string; reason?: string };
-    throw new ApiError(refusal.code === "INVALID_CURRENCY" ? "INVALID_CURRENCY" : "PAYREQ_REQUEST_FAILED", {
-      reason: refusal.reason ?? `The receiver answered ${answer.status}.`,
-    });
-  }
-  const invoice = readSandboxInvoice(PayReqResponse.fromJson(answer.text).pr);
+  const invoice = readSandboxInvoice(payReqResponse.pr);
   if (!invoice)
     throw new ApiError("INVALID_PAYREQ_RESPONSE", {
       reason: "The receiver's invoice is not a sandbox invoice.",
@@ -208,7 +230,7 @@ export async function sandboxUmaReceive(
     deps,
     caller.environment,
     `${base}/uma/sandbox/settle`,
-    JSON.stringify({ invoice: PayReqResponse.fromJson(answer.text).pr }),
+    JSON.stringify({ invoice: payReqResponse.pr }),
   );
   if (settled.status !== 200)
     throw new ApiError("PAYREQ_REQUEST_FAILED", { reason: `Settlement answered ${settled.status}.` });

@@ -9,9 +9,11 @@ import {
   verifyUmaLnurlpQuerySignature,
 } from "@uma-sdk/core";
 import type { Deps } from "../core/deps.js";
+import type { CounterpartyFieldDefinition } from "../platform/currency-configs.js";
 import { certificateChain } from "./certificates.js";
 import { counterpartyPubKeys, databaseNonceValidator, vaspBaseUrl } from "./counterparty.js";
 import { signedLnurlpResponse } from "./lnurlp-response.js";
+import { payerDataOptions } from "./payer-data.js";
 import { type ProtocolAnswer, protocolError, umaErrorAnswer } from "./receive.js";
 import { counterpartyKeyBehaviour, type KeyBehaviour } from "./sandbox-counterparty-domains.js";
 import { pubKeysBody } from "./vasp-keys.js";
@@ -70,6 +72,16 @@ export async function counterpartyKeysAnswer(domain: string): Promise<ProtocolAn
   return { status: 200, body: pubKeysBody(keys) };
 }
 
+/** The payer data a counterparty receiver asks for: `$travel.rule` requires name, birth date and nationality. */
+export function counterpartyPayerFields(user: string): CounterpartyFieldDefinition[] {
+  if (user !== "travel.rule") return [{ name: "FULL_NAME", mandatory: false }];
+  return [
+    { name: "FULL_NAME", mandatory: true },
+    { name: "BIRTH_DATE", mandatory: true },
+    { name: "NATIONALITY", mandatory: true },
+  ];
+}
+
 /**
  * Receivers of the counterparty, by the address's user part (docs/guides/uma.md): `success` and
  * `success.<currency>` accept; the others fail the way they are named; any other user does not exist.
@@ -96,6 +108,7 @@ const receivers: Readonly<
   duplicate: "ACCEPT",
   "unknown.receiver": "ACCEPT",
   "payee.data.unknown": "ACCEPT",
+  "travel.rule": "ACCEPT",
   malformed: "MALFORMED",
   "missing.uma": "NOT_UMA",
   "bad.signature": "BAD_SIGNATURE",
@@ -143,7 +156,8 @@ export async function counterpartyLnurlpAnswer(
   }
   const offer = {
     receiverAddress: `$${user}@${domain}`,
-    currencies: [receiver.currency],
+    currencies: [{ code: receiver.currency, minAmount: 1, maxAmount: Number.MAX_SAFE_INTEGER }],
+    payerData: payerDataOptions(counterpartyPayerFields(user)),
     callback: `${await vaspBaseUrl(deps, domain, origin)}/uma/payreq/${user}`,
   };
   const key = behaviour === "BAD_SIGNATURE" ? IMPOSTOR_KEY : SIGNING_KEY;

@@ -4,7 +4,7 @@ import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { listPage, type PageResult, splitPageQuery } from "../core/http/pagination.js";
 import { attemptDelivery, loadDelivery } from "./delivery.js";
-import { addDelivery, enqueueEvent } from "./outbox.js";
+import { addDelivery, enqueueUnscheduledEvent } from "./outbox.js";
 import {
   DELIVERY_ERROR_CLASSES,
   type DeliveryErrorClass,
@@ -141,15 +141,13 @@ export async function sendTestEvent(deps: Deps, caller: Caller): Promise<Webhook
       [caller.platformId],
     );
     if (!platform?.webhook_endpoint) throw endpointNotSet();
-    const eventId = await enqueueEvent(
-      tx,
-      { platformId: caller.platformId, type: "TEST", data: {}, now },
-      { schedule: false },
-    );
-    const [row] = await tx.query<{ id: string }>("SELECT id FROM webhook_deliveries WHERE event_id = $1", [
-      eventId,
-    ]);
-    return row?.id;
+    const { deliveryId } = await enqueueUnscheduledEvent(tx, {
+      platformId: caller.platformId,
+      type: "TEST",
+      data: {},
+      now,
+    });
+    return deliveryId;
   });
   const delivery = deliveryId ? await loadDelivery(deps.db, deliveryId) : undefined;
   const url = delivery?.webhook_endpoint;

@@ -1,5 +1,5 @@
 import type { Executor, Tx } from "../core/db/db.js";
-import type { Deps } from "../core/deps.js";
+import type { Deps, WebhookTimeouts } from "../core/deps.js";
 import type { Environment } from "../core/http/context.js";
 import { targetPolicy } from "../core/outbound/targets.js";
 import { secretsOf } from "../core/secrets/process-box.js";
@@ -58,8 +58,14 @@ function attemptError(result: SendResult): DeliveryErrorClass | null {
   return isDelivered(result) ? null : "HTTP_STATUS";
 }
 
-function decide(delivery: LoadedDelivery, result: SendResult, attempt: number, now: Date): Outcome {
-  if (isDelivered(result)) return { state: "DELIVERED" };
+function decide(
+  delivery: LoadedDelivery,
+  result: SendResult,
+  attempt: number,
+  now: Date,
+  delivered: (result: SendResult) => boolean,
+): Outcome {
+  if (delivered(result)) return { state: "DELIVERED" };
   if (delivery.type === "TEST") return { state: "FAILED" };
   const first = delivery.first_attempt_at ?? now;
   const nextAt = new Date(now.getTime() + retryDelayMs(attempt));
@@ -72,6 +78,7 @@ async function recordAttempt(
   delivery: LoadedDelivery,
   sent: { url: string; result: SendResult },
   now: Date,
+  delivered: (result: SendResult) => boolean,
 ): Promise<Outcome> {
   const attempt = delivery.attempts + 1;
   const { result } = sent;
@@ -83,18 +90,24 @@ async function recordAttempt(
       attempt,
       sent.url,
       result.ok ? result.status : null,
-      attemptError(result),
+      delivered(result) ? null : attemptError(result),
       result.latencyMs,
       now,
     ],
   );
-  const outcome = decide(delivery, result, attempt, now);
+  const outcome = decide(delivery, result, attempt, now, delivered);
   await tx.query(
     `UPDATE webhook_deliveries SET state = $2, attempts = $3, first_attempt_at = COALESCE(first_attempt_at, $4),
        next_attempt_at = $5, locked_until = NULL, updated_at = $4 WHERE id = $1`,
     [delivery.id, outcome.state, attempt, now, outcome.state === "PENDING" ? outcome.nextAt : null],
   );
   return outcome;
+}
+
+export interface AttemptOptions {
+  /** Which answers end the delivery (default: 2xx and 409); any other is retried. */
+  delivered?: (result: SendResult) => boolean;
+  timeouts?: WebhookTimeouts;
 }
 
 /**
@@ -106,7 +119,9 @@ export async function attemptDelivery(
   deps: Deps,
   delivery: LoadedDelivery & { webhook_endpoint: string },
   after: (tx: Tx, outcome: Outcome) => Promise<void> = async () => undefined,
+  options: AttemptOptions = {},
 ): Promise<{ outcome: Outcome; result: SendResult; url: string }> {
+  const delivered = options.delivered ?? isDelivered;
   const url = delivery.webhook_endpoint;
   const signature = await signatureHeader(
     deps.db,
@@ -119,12 +134,12 @@ export async function attemptDelivery(
     url,
     delivery.body,
     signature,
-    deps.webhookTimeouts ?? DEFAULT_WEBHOOK_TIMEOUTS,
+    options.timeouts ?? deps.webhookTimeouts ?? DEFAULT_WEBHOOK_TIMEOUTS,
     targetPolicy(deps.outbound, delivery.environment),
   );
   const now = new Date(deps.clock.now().getTime() + delivery.clock_offset_ms);
   const outcome = await deps.db.transaction(async (tx) => {
-    const recorded = await recordAttempt(tx, delivery, { url, result }, now);
+    const recorded = await recordAttempt(tx, delivery, { url, result }, now, delivered);
     await after(tx, recorded);
     return recorded;
   });

@@ -69,24 +69,38 @@ export async function addDelivery(
  * undeliverable when no endpoint is set). The envelope `{id, type, timestamp, data}` is serialized once.
  */
 export async function enqueueEvent(tx: Tx, event: NewEvent, options = { schedule: true }): Promise<string> {
-  if (!options.schedule) {
-    const id = newId("Webhook");
-    const body = JSON.stringify({
-      id,
-      type: event.type,
-      timestamp: event.now.toISOString(),
-      data: event.data,
-    });
-    await tx.query(
-      "INSERT INTO webhook_events (id, platform_id, type, body, created_at) VALUES ($1, $2, $3, $4, $5)",
-      [id, event.platformId, event.type, body, event.now],
-    );
-    await addDelivery(tx, { id, platformId: event.platformId, now: event.now }, options);
-    return id;
-  }
+  if (!options.schedule) return (await enqueueUnscheduledEvent(tx, event)).eventId;
   const [id] = await enqueueEvents(tx, [event]);
   if (id === undefined) throw new Error("the outbox wrote no event");
   return id;
+}
+
+/**
+ * An event whose one delivery the caller sends itself (webhooks/answered-delivery.ts, the sandbox test
+ * event): written as enqueueEvent writes it, its delivery PENDING with no job (UNDELIVERABLE without an
+ * endpoint).
+ */
+export async function enqueueUnscheduledEvent(
+  tx: Tx,
+  event: NewEvent,
+): Promise<{ eventId: string; deliveryId: string; endpoint: string | null }> {
+  const eventId = newId("Webhook");
+  const body = JSON.stringify({
+    id: eventId,
+    type: event.type,
+    timestamp: event.now.toISOString(),
+    data: event.data,
+  });
+  await tx.query(
+    "INSERT INTO webhook_events (id, platform_id, type, body, created_at) VALUES ($1, $2, $3, $4, $5)",
+    [eventId, event.platformId, event.type, body, event.now],
+  );
+  const delivery = await addDelivery(
+    tx,
+    { id: eventId, platformId: event.platformId, now: event.now },
+    { schedule: false },
+  );
+  return { eventId, ...delivery };
 }
 
 /**

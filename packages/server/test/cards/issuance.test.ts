@@ -3,7 +3,7 @@ import { DELAYED_ACTIVATION_MS } from "../../src/cards/issue.js";
 import type { Card } from "../../src/cards/schemas.js";
 import { openCustomerAccounts } from "../../src/customers/open-accounts.js";
 import { insertCustomer } from "../../src/customers/store.js";
-import { startServer, type TestClient, type TestServer } from "../harness.js";
+import { currencySettings, startServer, type TestClient, type TestServer } from "../harness.js";
 import {
   activeCard,
   type Cardholder,
@@ -187,7 +187,9 @@ describe("POST /cards checks", () => {
 
   test("the cardholder's USDB embedded wallet -> 400 FUNDING_SOURCE_INELIGIBLE", async () => {
     const { client: own } = await cardPlatform(server);
-    expect((await own.patch("/config", { supportedCurrencies: ["USD", "USDB"] })).status).toBe(200);
+    expect(
+      (await own.patch("/config", { supportedCurrencies: currencySettings("USD", "USDB") })).status,
+    ).toBe(200);
     const customer = await own.post<{ id: string }>("/customers", {
       customerType: "INDIVIDUAL",
       fullName: "Wallet Holder",
@@ -203,7 +205,9 @@ describe("POST /cards checks", () => {
 
   test("sources in two currencies -> 400 FUNDING_SOURCE_INELIGIBLE on the one not in the first's currency", async () => {
     const { client: own } = await cardPlatform(server);
-    expect((await own.patch("/config", { supportedCurrencies: ["USD", "EUR"] })).status).toBe(200);
+    expect((await own.patch("/config", { supportedCurrencies: currencySettings("USD", "EUR") })).status).toBe(
+      200,
+    );
     const holder = await newCardholder(own);
     const eur = await own.get<{ data: { id: string }[] }>(
       `/customers/internal-accounts?customerId=${holder.customerId}&currency=EUR&type=INTERNAL_FIAT`,

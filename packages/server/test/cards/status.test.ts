@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Card, CardStatus } from "../../src/cards/schemas.js";
-import { startServer, type TestClient, type TestServer } from "../harness.js";
+import { currencySettings, startServer, type TestClient, type TestServer } from "../harness.js";
 import {
   activeCard,
   cardEvents,
@@ -244,7 +244,9 @@ describe("funding sources and spend limit", () => {
 
   test("funding sources in another currency than the card's are 400 FUNDING_SOURCE_INELIGIBLE", async () => {
     const { client: multi } = await cardPlatform(server);
-    expect((await multi.patch("/config", { supportedCurrencies: ["USD", "EUR"] })).status).toBe(200);
+    expect(
+      (await multi.patch("/config", { supportedCurrencies: currencySettings("USD", "EUR") })).status,
+    ).toBe(200);
     const holder = await newCardholder(multi);
     const card = await issueCard(multi, holder);
     const eur = await multi.get<{ data: { id: string }[] }>(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServer, type TestServer } from "../harness.js";
+import { currencySettings, startServer, type TestServer } from "../harness.js";
 
 type Account = {
   id: string;
@@ -64,9 +64,9 @@ describe("internal accounts (conventions §2.2)", () => {
   });
 
   test("one INTERNAL_FIAT account per fiat code the platform supports", async () => {
-    await server.client.patch("/config", { supportedCurrencies: ["USD", "EUR", "USDB"] });
+    await server.client.patch("/config", { supportedCurrencies: currencySettings("USD", "EUR", "USDB") });
     const id = await customer();
-    await server.client.patch("/config", { supportedCurrencies: ["USD", "USDB"] });
+    await server.client.patch("/config", { supportedCurrencies: currencySettings("USD", "USDB") });
     const res = await server.client.get<Page<Account>>(
       `/customers/internal-accounts?customerId=${id}&type=INTERNAL_FIAT`,
     );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { convertMinorUnits, parseRate } from "../../src/exchange-rates/decimal.js";
-import { startServer, type TestClient, type TestServer } from "../harness.js";
+import { currencySettings, startServer, type TestClient, type TestServer } from "../harness.js";
 import type { ErrorBody, Quote } from "../quotes/helpers.js";
 import { balanceOf, fund, newAccount, transfer } from "../quotes/helpers.js";
 
@@ -17,7 +17,7 @@ type Rates = { data: { rate: number; fetchedAt: string; expiresAt: string }[] };
 async function platform(feeConfigs?: unknown[]): Promise<TestClient> {
   const client = server.client.as(await server.newPlatform());
   const res = await client.patch("/config", {
-    supportedCurrencies: ["USD", "EUR", "MXN", "USDB"],
+    supportedCurrencies: currencySettings("USD", "EUR", "MXN", "USDB"),
     ...(feeConfigs ? { feeConfigs } : {}),
   });
   expect(res.status).toBe(200);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { newUsdAccount, startServer, type TestServer } from "../harness.js";
+import { currencySettings, newUsdAccount, startServer, type TestServer } from "../harness.js";
 
 type Tx = {
   id: string;
@@ -91,9 +91,9 @@ describe("ACH deposit and its later return (sandbox)", () => {
   });
 
   test("ACH deposits are USD only: another currency -> 400 INVALID_CURRENCY", async () => {
-    await server.client.patch("/config", { supportedCurrencies: ["USD", "EUR", "USDB"] });
+    await server.client.patch("/config", { supportedCurrencies: currencySettings("USD", "EUR", "USDB") });
     const customer = await server.client.post<{ id: string }>("/customers", { customerType: "INDIVIDUAL" });
-    await server.client.patch("/config", { supportedCurrencies: ["USD", "USDB"] });
+    await server.client.patch("/config", { supportedCurrencies: currencySettings("USD", "USDB") });
     const eur = await server.client.get<{ data: { id: string }[] }>(
       `/customers/internal-accounts?customerId=${customer.body.id}&currency=EUR`,
     );

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ControlledClock } from "../../src/core/clock.js";
 import { setDailyVolumeLimit } from "../../src/quotes/daily-volume.js";
-import { startServer, type TestServer } from "../harness.js";
+import { currencySettings, startServer, type TestServer } from "../harness.js";
 import { payer, payout, type Transaction } from "../payouts/helpers.js";
 import {
   advance,
@@ -176,7 +176,7 @@ describe("what counts", () => {
 
   test("a non-USD execution counts in USD cents at the platform's cached rate, rounded up", async () => {
     const client = await limitedPlatform(server, 1_000_000);
-    await client.patch("/config", { supportedCurrencies: ["USD", "EUR"] });
+    await client.patch("/config", { supportedCurrencies: currencySettings("USD", "EUR") });
     const { from, to } = await pair(server, client, 100_000, "EUR");
     expect((await client.post("/quotes", now(from, to, 12_345))).status).toBe(201);
     const rates = await client.get<{ data: { rate: number }[] }>(

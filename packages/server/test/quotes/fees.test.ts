@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServer, type TestServer } from "../harness.js";
+import { currencySettings, startServer, type TestServer } from "../harness.js";
 import { type ErrorBody, fund, newAccount, type Quote, transfer } from "./helpers.js";
 
 let server: TestServer;
@@ -9,7 +9,7 @@ let eurA: string;
 let eurB: string;
 beforeAll(async () => {
   server = await startServer();
-  await server.client.patch("/config", { supportedCurrencies: ["USD", "EUR", "USDB"] });
+  await server.client.patch("/config", { supportedCurrencies: currencySettings("USD", "EUR", "USDB") });
   [a, b, eurA, eurB] = await Promise.all([
     newAccount(server),
     newAccount(server),

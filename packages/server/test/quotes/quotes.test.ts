@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServer, type TestServer } from "../harness.js";
+import { currencySettings, startServer, type TestServer } from "../harness.js";
 import { type ErrorBody, fund, newAccount, type Quote, transfer } from "./helpers.js";
 
 let server: TestServer;
@@ -7,7 +7,7 @@ let a: string;
 let b: string;
 beforeAll(async () => {
   server = await startServer();
-  await server.client.patch("/config", { supportedCurrencies: ["USD", "EUR", "USDB"] });
+  await server.client.patch("/config", { supportedCurrencies: currencySettings("USD", "EUR", "USDB") });
   a = await newAccount(server);
   b = await newAccount(server);
 });

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { postBalanceChanges } from "../../src/ledger/ledger.js";
 import type { BalanceChangeWindow, DeliveryRecord } from "../../src/statements/schemas.js";
-import { startServer, type TestClient, type TestServer } from "../harness.js";
+import { currencySettings, startServer, type TestClient, type TestServer } from "../harness.js";
 
 /** Short enough that windows close within a test, long enough to tell "future" from "not yet settled". */
 export const LAG_MS = 60_000;
@@ -149,7 +149,9 @@ export async function nonStatementAccounts(
   // Roles are a column without an API yet (docs/decisions.md "Rule-based and bulk-settlement accounts").
   await server.db.query("UPDATE internal_accounts SET role = 'RULE_BASED' WHERE id = $1", [ruleBased]);
   await server.db.query("UPDATE internal_accounts SET role = 'BULK_SETTLEMENT' WHERE id = $1", [bulk]);
-  const config = await client.patch("/config", { supportedCurrencies: ["USD", "EUR", "USDB"] });
+  const config = await client.patch("/config", {
+    supportedCurrencies: currencySettings("USD", "EUR", "USDB"),
+  });
   expect(config.status).toBe(200);
   const customer = await client.post<{ id: string }>("/customers", {
     customerType: "INDIVIDUAL",

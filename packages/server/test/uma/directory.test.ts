@@ -5,7 +5,7 @@ import type {
   UmaProviderListResponse,
   VaspListResponse,
 } from "../../src/uma/directory-routes.js";
-import { startServer, type TestClient, type TestServer } from "../harness.js";
+import { currencySettings, startServer, type TestClient, type TestServer } from "../harness.js";
 
 // GET /uma-providers and GET /vasps (issue 19): the UMA VASPs this deployment knows, in the hosted API's
 // shapes (docs/decisions.md "UMA (issue 19)"). The worker's database holds other files' platforms too, so
@@ -41,7 +41,7 @@ async function platform(
   const name = `Directory ${randomUUID().slice(0, 8)}`;
   const res = await client.patch("/config", {
     name,
-    ...(supportedCurrencies ? { supportedCurrencies } : {}),
+    ...(supportedCurrencies ? { supportedCurrencies: currencySettings(...supportedCurrencies) } : {}),
   });
   expect(res.status).toBe(200);
   return { client, name, domain: defaultDomain(credentials.platformId) };

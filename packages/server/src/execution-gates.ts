@@ -12,7 +12,7 @@ export function executionGates(): readonly ExecutionGate[] {
     endUserTermsGate,
     // May hold a payout for its own challenge instead (POST /quotes/{id}/execute only).
     scaExecutionGate,
-    // Last: it takes the platform's day counter row lock, held until the execution commits.
+    // Counts the execution right before its commit (the day counter's row lock is held for one statement).
     dailyVolumeGate,
   ];
 }

@@ -4,7 +4,7 @@ import { newId } from "../core/ids.js";
 import { assertMinorUnits, MAX_AMOUNT } from "../core/money.js";
 import { toInternalAccount } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
-import { enqueueEvents } from "../webhooks/outbox.js";
+import { enqueueEventsAtCommit } from "../webhooks/commit-batch.js";
 import * as store from "./store.js";
 
 export type { BalanceChangeRow } from "./store.js";
@@ -81,6 +81,19 @@ export async function lockForPosting(tx: Tx, platformId: string, ids: string[]):
 }
 
 /**
+ * Locks the account money sent to `id` lands on when that is the account itself (anything but a rule-based
+ * account), reading and locking it in one statement. Undefined for an unknown or rule-based account.
+ */
+export async function lockReceivingForPosting(
+  tx: Tx,
+  platformId: string,
+  id: string,
+): Promise<LockedAccounts | undefined> {
+  const row = await store.lockAccountUnlessRuleBased(tx, platformId, id);
+  return row ? (new Map([[row.id, row]]) as unknown as LockedAccounts) : undefined;
+}
+
+/**
  * Posts balance changes inside the caller's transaction: locks the accounts in id order (unless the
  * caller did, `locked`), checks the available balance under the lock, writes one immutable change per
  * posting with its running balance, updates each account's balance, and enqueues
@@ -122,26 +135,28 @@ export async function postBalanceChanges(tx: Tx, batch: PostingBatch): Promise<P
   if (effectiveAt.getTime() < earliest || effectiveAt.getTime() > batch.now.getTime()) {
     throw new RangeError(`effectiveAt ${effectiveAt.toISOString()} is outside [now − settlement lag, now]`);
   }
-  const changes: store.NewBalanceChange[] = [];
-  for (const posting of batch.postings) {
-    const change = {
-      id: newId("BalanceChange"),
-      platform_id: batch.platformId,
-      account_id: posting.accountId,
-      transaction_id: posting.transactionId,
-      amount: posting.amount,
-      fee: posting.fee ?? 0,
-      effective_at: effectiveAt,
-      recorded_at: batch.now,
-    };
-    if ((await store.insertBalanceChange(tx, change, MAX_AMOUNT)).over)
-      throw balanceOutOfRange(posting.accountId);
-    changes.push(change);
-  }
   const deltas = ids.map((id) => ({ id, net: net.get(id) ?? 0, held: held.get(id) ?? 0 }));
-  const updated = await store.applyToAccounts(tx, deltas, batch.now);
-  const accounts = new Map(updated.map((row) => [row.id, row]));
-  await enqueueEvents(
+  const changes: store.NewBalanceChange[] = batch.postings.map((posting) => ({
+    id: newId("BalanceChange"),
+    platform_id: batch.platformId,
+    account_id: posting.accountId,
+    transaction_id: posting.transactionId,
+    amount: posting.amount,
+    fee: posting.fee ?? 0,
+    effective_at: effectiveAt,
+    recorded_at: batch.now,
+  }));
+  const last = changes.at(-1);
+  for (const change of changes.slice(0, -1))
+    if ((await store.insertBalanceChange(tx, change, MAX_AMOUNT)).over)
+      throw balanceOutOfRange(change.account_id);
+  // The last change carries the accounts' update in the same statement; holds alone only update.
+  const written = last
+    ? await store.insertBalanceChangeAndApply(tx, last, MAX_AMOUNT, deltas, batch.now)
+    : { over: false, accounts: await store.applyToAccounts(tx, deltas, batch.now) };
+  if (written.over && last) throw balanceOutOfRange(last.account_id);
+  const accounts = new Map(written.accounts.map((row) => [row.id, row]));
+  await enqueueEventsAtCommit(
     tx,
     ids.map((id) => ({
       platformId: batch.platformId,

@@ -28,6 +28,19 @@ export async function lockAccounts(tx: Tx, platformId: string, ids: string[]): P
   );
 }
 
+/** Locks one account unless it is rule-based (its money lands on its owner's account, locked instead). */
+export async function lockAccountUnlessRuleBased(
+  tx: Tx,
+  platformId: string,
+  id: string,
+): Promise<InternalAccountRow | undefined> {
+  const [row] = await tx.query<InternalAccountRow>(
+    "SELECT * FROM internal_accounts WHERE platform_id = $1 AND id = $2 AND role <> 'RULE_BASED' FOR UPDATE",
+    [platformId, id],
+  );
+  return row;
+}
+
 /** The account's balance and change count just before (effectiveAt, id): the last change's running values. */
 export async function positionBefore(
   db: Executor,
@@ -46,6 +59,36 @@ export async function positionBefore(
   return { balance: row?.balance_after ?? 0, count: row?.count_after ?? 0 };
 }
 
+/** The change's place in its account's order, as CTEs over parameters $1-$9 (see insertBalanceChange). */
+const CHANGE_CTES = `before AS (
+       SELECT balance_after, count_after FROM balance_changes
+       WHERE account_id = $3 AND (effective_at, id) < ($7, $1) ORDER BY effective_at DESC, id DESC LIMIT 1),
+     shifted AS (
+       UPDATE balance_changes SET balance_after = balance_after + $5, count_after = count_after + 1
+       WHERE account_id = $3 AND (effective_at, id) > ($7, $1)
+       RETURNING balance_after),
+     inserted AS (
+       INSERT INTO balance_changes (id, platform_id, account_id, transaction_id, amount, fee, effective_at, recorded_at,
+         balance_after, count_after)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8,
+              COALESCE((SELECT balance_after FROM before), 0) + $5, COALESCE((SELECT count_after FROM before), 0) + 1
+       RETURNING balance_after),
+     flag AS (
+       SELECT (SELECT abs(balance_after) > $9 FROM inserted)
+           OR COALESCE((SELECT bool_or(abs(balance_after) > $9) FROM shifted), false) AS over)`;
+
+const changeParams = (change: NewBalanceChange, bound: number) => [
+  change.id,
+  change.platform_id,
+  change.account_id,
+  change.transaction_id,
+  change.amount,
+  change.fee,
+  change.effective_at,
+  change.recorded_at,
+  bound,
+];
+
 /**
  * Writes one change at its place in the account's order (effectiveAt, id), in one statement: its running
  * balance from the change just before it, and every later change (a clearing dated inside the settlement
@@ -58,34 +101,42 @@ export async function insertBalanceChange(
   bound: number,
 ): Promise<{ over: boolean }> {
   const [result] = await tx.query<{ over: boolean }>(
-    `WITH before AS (
-       SELECT balance_after, count_after FROM balance_changes
-       WHERE account_id = $3 AND (effective_at, id) < ($7, $1) ORDER BY effective_at DESC, id DESC LIMIT 1),
-     shifted AS (
-       UPDATE balance_changes SET balance_after = balance_after + $5, count_after = count_after + 1
-       WHERE account_id = $3 AND (effective_at, id) > ($7, $1)
-       RETURNING balance_after),
-     inserted AS (
-       INSERT INTO balance_changes (id, platform_id, account_id, transaction_id, amount, fee, effective_at, recorded_at,
-         balance_after, count_after)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8,
-              COALESCE((SELECT balance_after FROM before), 0) + $5, COALESCE((SELECT count_after FROM before), 0) + 1
-       RETURNING balance_after)
-     SELECT (SELECT abs(balance_after) > $9 FROM inserted)
-         OR COALESCE((SELECT bool_or(abs(balance_after) > $9) FROM shifted), false) AS over`,
-    [
-      change.id,
-      change.platform_id,
-      change.account_id,
-      change.transaction_id,
-      change.amount,
-      change.fee,
-      change.effective_at,
-      change.recorded_at,
-      bound,
-    ],
+    `WITH ${CHANGE_CTES} SELECT over FROM flag`,
+    changeParams(change, bound),
   );
   return { over: result?.over === true };
+}
+
+/**
+ * insertBalanceChange and applyToAccounts in one statement (one round trip fewer per posting, issue 20):
+ * the last change of a posting is written with the accounts' deltas. Answers `over` and the updated rows.
+ */
+export async function insertBalanceChangeAndApply(
+  tx: Tx,
+  change: NewBalanceChange,
+  bound: number,
+  deltas: AccountDelta[],
+  now: Date,
+): Promise<{ over: boolean; accounts: InternalAccountRow[] }> {
+  const rows = await tx.query<InternalAccountRow & { over: boolean }>(
+    `WITH ${CHANGE_CTES},
+     updated AS (
+       UPDATE internal_accounts a SET total_balance = a.total_balance + v.net, held_amount = a.held_amount + v.held,
+         version = a.version + 1, updated_at = $13
+       FROM unnest($10::text[], $11::bigint[], $12::bigint[]) AS v(id, net, held)
+       WHERE a.id = v.id RETURNING a.*)
+     SELECT updated.*, flag.over FROM updated CROSS JOIN flag`,
+    [
+      ...changeParams(change, bound),
+      deltas.map((d) => d.id),
+      deltas.map((d) => d.net),
+      deltas.map((d) => d.held),
+      now,
+    ],
+  );
+  if (rows.length !== deltas.length) throw new Error("an account vanished while locked");
+  const over = rows.some((row) => row.over === true);
+  return { over, accounts: rows.map(({ over: _, ...row }) => row as InternalAccountRow) };
 }
 
 export interface AccountDelta {

@@ -2,7 +2,7 @@ import type { Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
-import { newId } from "../core/ids.js";
+import { newId, parseId } from "../core/ids.js";
 import {
   findAccountOrThrow,
   type InternalAccount,
@@ -10,7 +10,12 @@ import {
   toInternalAccount,
 } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
-import { type LockedAccounts, lockForPosting, postBalanceChanges } from "../ledger/ledger.js";
+import {
+  type LockedAccounts,
+  lockForPosting,
+  lockReceivingForPosting,
+  postBalanceChanges,
+} from "../ledger/ledger.js";
 import { insertPayment } from "./lifecycle.js";
 import type { TransactionRow } from "./store.js";
 import { type Transaction, toTransaction } from "./wire.js";
@@ -31,11 +36,18 @@ export type Receiving = InternalAccountRow & { via?: string; locked: LockedAccou
  * for the posting, its status checked under the lock.
  */
 export async function receivingAccount(tx: Tx, caller: Caller, rawAccountId: string): Promise<Receiving> {
-  const addressed = await findAccountOrThrow(tx, caller, rawAccountId);
-  const landing = await landingAccount(tx, addressed);
-  const locked = await lockForPosting(tx, caller.platformId, [landing.id]);
-  const row = locked.get(landing.id) as InternalAccountRow;
-  const account = landing.id === addressed.id ? { ...row, locked } : { ...row, locked, via: addressed.id };
+  const id = parseId("InternalAccount", rawAccountId);
+  const direct = id ? await lockReceivingForPosting(tx, caller.platformId, id) : undefined;
+  const account = direct
+    ? { ...(direct.get(id as string) as InternalAccountRow), locked: direct }
+    : await viaOwner();
+  async function viaOwner(): Promise<Receiving> {
+    const addressed = await findAccountOrThrow(tx, caller, rawAccountId);
+    const landing = await landingAccount(tx, addressed);
+    const locked = await lockForPosting(tx, caller.platformId, [landing.id]);
+    const row = locked.get(landing.id) as InternalAccountRow;
+    return landing.id === addressed.id ? { ...row, locked } : { ...row, locked, via: addressed.id };
+  }
   if (account.status === "CLOSED" || account.status === "FAILED") {
     throw new ApiError("CONFLICT", {
       reason: `Account ${account.id} is ${account.status} and cannot receive money.`,

@@ -1,6 +1,7 @@
 import type { Tx } from "../core/db/db.js";
 import type { QuoteRow } from "../quotes/store.js";
-import { type EventType, enqueueEvents, enqueueUnscheduledEvent, type NewEvent } from "../webhooks/outbox.js";
+import { enqueueEventsAtCommit } from "../webhooks/commit-batch.js";
+import { type EventType, enqueueUnscheduledEvent, type NewEvent } from "../webhooks/outbox.js";
 import { insertTransactions, type MutableColumns, type TransactionRow, updateTransaction } from "./store.js";
 import { toTransaction } from "./wire.js";
 
@@ -61,7 +62,7 @@ const startEvent = (row: TransactionRow): NewEvent => {
 export async function insertPayments(tx: Tx, rows: TransactionRow[]): Promise<void> {
   const events = rows.map(startEvent);
   await insertTransactions(tx, rows);
-  await enqueueEvents(tx, events);
+  await enqueueEventsAtCommit(tx, events);
 }
 
 /** Inserts one new payment and fires its start event. */
@@ -98,7 +99,7 @@ export async function transitionPayment(
   const { platform_customer_id: _, ...stored } = row as TransactionRow & { platform_customer_id?: unknown };
   const next: TransactionRow = { ...stored, ...columns, status: to, updated_at: now };
   await updateTransaction(tx, next);
-  await enqueueEvents(tx, [
+  await enqueueEventsAtCommit(tx, [
     { platformId: row.platform_id, type, data: eventData ?? toTransaction(next), now },
   ]);
   return next;
@@ -131,7 +132,7 @@ export async function recordRefund(
   const next: TransactionRow = { ...row, details: { ...row.details, refund }, updated_at: now };
   await updateTransaction(tx, next);
   const type = `${family(row.type)}.REFUND_${refund.status}` as EventType;
-  await enqueueEvents(tx, [{ platformId: row.platform_id, type, data, now }]);
+  await enqueueEventsAtCommit(tx, [{ platformId: row.platform_id, type, data, now }]);
   return next;
 }
 

@@ -1,7 +1,6 @@
 import { type Static, Type } from "typebox";
 import { StringEnum } from "../core/http/schemas.js";
 import { currencyCodes, MAX_AMOUNT } from "../core/money.js";
-import type { PlatformRow } from "./store.js";
 
 // The hosted API's PlatformCurrencyConfig: one entry per supported currency, set with `PATCH /config
 // supportedCurrencies`. The codes stay in `supported_currencies` (customers' accounts open from them); the rest
@@ -71,9 +70,15 @@ export function defaultCurrencyConfig(code: string): PlatformCurrencyConfig {
 
 type StoredConfigs = Record<string, Omit<PlatformCurrencyConfig, "currencyCode">>;
 
+/** The platform row's columns these settings live in (store.ts's PlatformRow has them). */
+interface CurrencyColumns {
+  supported_currencies: string[];
+  currency_configs?: Record<string, unknown>;
+}
+
 /** The platform's supported currencies with their settings, in the order the platform gave them. */
 export function currencyConfigsOf(
-  row: Pick<PlatformRow, "supported_currencies" | "currency_configs">,
+  row: CurrencyColumns,
 ): PlatformCurrencyConfig[] {
   const stored = (row.currency_configs ?? {}) as StoredConfigs;
   return row.supported_currencies.map((code) => {
@@ -84,7 +89,7 @@ export function currencyConfigsOf(
 
 /** The settings of one currency, or undefined when the platform does not support it. */
 export function currencyConfigOf(
-  row: Pick<PlatformRow, "supported_currencies" | "currency_configs">,
+  row: CurrencyColumns,
   code: string,
 ): PlatformCurrencyConfig | undefined {
   return currencyConfigsOf(row).find((c) => c.currencyCode === code);

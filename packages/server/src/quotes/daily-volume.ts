@@ -1,5 +1,6 @@
 import { chicagoDay, nextChicagoMidnight } from "../core/chicago.js";
 import type { Tx } from "../core/db/db.js";
+import { deferUntilCommit } from "../core/db/scope.js";
 import type { Deps } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import { currency } from "../core/money.js";
@@ -34,12 +35,20 @@ export async function usdVolume(tx: Tx, quote: QuoteRow, now: Date): Promise<num
 
 /**
  * The daily volume gate (`429 DAILY_VOLUME_LIMIT_EXCEEDED`). It adds the execution to its Chicago day's
- * counter row with one upsert, which holds that row's lock until the execution commits: concurrent
- * executions of a platform queue there, so together they never pass the limit. Going over throws, and
- * the rollback takes the addition back out. `Retry-After` counts the seconds to the next Chicago midnight.
+ * counter row with one upsert, run last in the execution's transaction (right before its commit), so the
+ * row lock that serialises a platform's executions is held for one statement, not the whole execution
+ * (issue 20). Concurrent executions queue there, so together they never pass the limit. Going over throws,
+ * and the rollback takes the execution and the addition back out. `Retry-After` counts the seconds to the
+ * next Chicago midnight.
  */
 export const dailyVolumeGate: ExecutionGate = async (tx, { now }, quote) => {
   const amount = await usdVolume(tx, quote, now);
+  const count = () => addToDailyVolume(tx, quote, amount, now);
+  if (!deferUntilCommit({}, count, { last: true })) await count();
+  return undefined;
+};
+
+async function addToDailyVolume(tx: Tx, quote: QuoteRow, amount: number, now: Date): Promise<void> {
   const day = chicagoDay(now);
   // One statement: the upsert and the platform's limit (set by the operator, read in the same snapshot).
   const [counter] = await tx.query<{ volume: number; daily_volume_limit: number | null }>(
@@ -51,7 +60,7 @@ export const dailyVolumeGate: ExecutionGate = async (tx, { now }, quote) => {
   );
   const limit = counter?.daily_volume_limit ?? DEFAULT_DAILY_VOLUME_LIMIT;
   const volume = counter?.volume ?? amount;
-  if (volume <= limit) return undefined;
+  if (volume <= limit) return;
   const resetsAt = nextChicagoMidnight(now);
   const seconds = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000));
   throw new ApiError("DAILY_VOLUME_LIMIT_EXCEEDED", {
@@ -65,7 +74,7 @@ export const dailyVolumeGate: ExecutionGate = async (tx, { now }, quote) => {
     },
     headers: { "retry-after": String(seconds) },
   });
-};
+}
 
 /** The largest limit the bigint column and the wire's amount bound allow. */
 const MAX_LIMIT = 9_000_000_000_000_000;

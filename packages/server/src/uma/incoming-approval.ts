@@ -6,7 +6,7 @@ import type { SendResult } from "../webhooks/sender.js";
 import { type ProtocolAnswer, umaErrorAnswer } from "./receive.js";
 
 // The platform approves each incoming UMA payment, as on the hosted API: its answer to the payment's
-// INCOMING_PAYMENT.PENDING webhook decides the pay request (docs/guides/uma.md "Approving incoming payments").
+// pending event (payments' start event of a PENDING incoming payment) decides the pay request (docs/guides/uma.md "Approving incoming payments").
 // 2xx (or 409, already processed) accepts; 403 refuses the sender; 422 asks for payer data the sender did not
 // give; no answer fails the payment. A platform without a webhook endpoint accepts every payment.
 
@@ -64,7 +64,7 @@ const accepts = (answer: SendResult) =>
   answer.ok && ((answer.status >= 200 && answer.status < 300) || answer.status === 409);
 
 /**
- * Delivers the pending payment's INCOMING_PAYMENT.PENDING now and reads the platform's answer: undefined
+ * Delivers the pending payment's start event now and reads the platform's answer: undefined
  * when the payment may go on; otherwise the payment is FAILED and the answer is the sender's UMA error.
  */
 export async function askPlatform(

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import type { Db } from "../../src/core/db/db.js";
 import { loadMigrations, migrate } from "../../src/core/db/migrate.js";
 import { openPglite } from "../../src/core/db/pglite.js";
+import { deferUntilCommit } from "../../src/core/db/scope.js";
 import { openTestDb } from "../test-db.js";
 
 let db: Db;
@@ -88,6 +89,33 @@ describe("db API: query and transaction", () => {
     expect(await db.query("SELECT * FROM counters WHERE id = $1", [id])).toEqual([]);
     // After the callback the handle works again.
     expect(await db.query<{ one: number }>("SELECT 1 AS one")).toEqual([{ one: 1 }]);
+  });
+
+  test("work deferred to the commit runs last inside the transaction, once per key, and throwing there rolls it all back", async () => {
+    const id = `defer-${crypto.randomUUID()}`;
+    const order: string[] = [];
+    await db.transaction(async (tx) => {
+      const key = {};
+      const bump = async () => {
+        order.push("deferred");
+        await tx.query("UPDATE counters SET value = value + 10 WHERE id = $1", [id]);
+      };
+      expect(deferUntilCommit(key, bump)).toBe(true);
+      expect(deferUntilCommit(key, bump)).toBe(true);
+      await tx.query("INSERT INTO counters (id, value) VALUES ($1, 1)", [id]);
+      order.push("body");
+    });
+    expect(order).toEqual(["body", "deferred"]);
+    expect(await db.query("SELECT value FROM counters WHERE id = $1", [id])).toEqual([{ value: 11 }]);
+    const refused = db.transaction(async (tx) => {
+      await tx.query("UPDATE counters SET value = 0 WHERE id = $1", [id]);
+      deferUntilCommit({}, async () => {
+        throw new Error("refused at commit");
+      });
+    });
+    await expect(refused).rejects.toThrow("refused at commit");
+    expect(await db.query("SELECT value FROM counters WHERE id = $1", [id])).toEqual([{ value: 11 }]);
+    expect(deferUntilCommit({}, async () => undefined)).toBe(false);
   });
 
   test("a transaction that throws leaves nothing written", async () => {

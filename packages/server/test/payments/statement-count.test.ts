@@ -3,6 +3,8 @@ import type { Db, Tx } from "../../src/core/db/db.js";
 import { startServer, type TestServer } from "../harness.js";
 import { fund, newAccount, transfer } from "../quotes/helpers.js";
 
+const short = (statements: string[]) => statements.map((text) => text.replace(/\s+/g, " ").slice(0, 80));
+
 /** The SQL statements of each of the app's transactions, in order (the body's last attempt). */
 function statementRecorder() {
   const transactions: string[][] = [];
@@ -46,7 +48,31 @@ test("an immediately executed same-currency quote runs in one transaction of at 
     statements.some((text) => text.startsWith("INSERT INTO quotes")),
   );
   expect(executions).toHaveLength(1);
-  const statements = (executions[0] ?? []).map((text) => text.replace(/\s+/g, " ").slice(0, 80));
+  const statements = short(executions[0] ?? []);
   // 37 before payments owned execution (issue 17); 17 since. The list shows in the failure message.
   expect(statements.length, statements.join("\n")).toBeLessThanOrEqual(19);
+});
+
+test("a sandbox funding is one transaction of 4 statements: lock, change with the balance, transaction, events", async () => {
+  const account = await newAccount(server);
+  recorder.transactions.length = 0;
+  await fund(server, account, 1_000);
+  const postings = recorder.transactions.filter((statements) =>
+    statements.some((text) => text.startsWith("INSERT INTO transactions")),
+  );
+  expect(postings).toHaveLength(1);
+  const statements = short(postings[0] ?? []);
+  expect(statements.length, statements.join("\n")).toBe(4);
+});
+
+test("the daily volume counter is an execution's last statement, so its row lock is held for one statement", async () => {
+  const from = await newAccount(server);
+  const to = await newAccount(server);
+  await fund(server, from, 10_000);
+  recorder.transactions.length = 0;
+  await server.client.post("/quotes", transfer(from, to, 2_500, { immediatelyExecute: true }));
+  const [execution] = recorder.transactions.filter((statements) =>
+    statements.some((text) => text.startsWith("INSERT INTO quotes")),
+  );
+  expect(short(execution ?? []).at(-1)).toMatch(/^INSERT INTO daily_volumes/);
 });

@@ -4,11 +4,49 @@ import type { Tx } from "./db.js";
 // Inside `db.transaction(fn)` every statement must go through `tx`. A `db.query` there reads outside the
 // transaction on PostgreSQL (breaking atomicity) and waits forever on PGlite, whose one session is held by
 // the transaction itself. Marking the callback's async context turns both into an immediate error.
-const insideTransaction = new AsyncLocalStorage<true>();
+type Deferred = Map<unknown, () => Promise<void>>;
+const insideTransaction = new AsyncLocalStorage<{ atCommit: Deferred; lastAtCommit: Deferred }>();
 
-/** Runs a transaction callback with its async context marked. */
+async function drain(deferred: Deferred): Promise<void> {
+  for (const [key, work] of deferred) {
+    deferred.delete(key);
+    await work();
+  }
+}
+
+/**
+ * Runs a transaction callback with its async context marked, then the work deferred to its commit
+ * (deferUntilCommit), in the order it was first deferred (work deferred `last` after the rest), before the
+ * caller commits.
+ */
 export function inTransactionScope<T>(work: () => Promise<T>): Promise<T> {
-  return insideTransaction.run(true, work);
+  const context = { atCommit: new Map(), lastAtCommit: new Map() };
+  return insideTransaction.run(context, async () => {
+    const value = await work();
+    while (context.atCommit.size > 0 || context.lastAtCommit.size > 0) {
+      await drain(context.atCommit);
+      await drain(context.lastAtCommit);
+    }
+    return value;
+  });
+}
+
+/**
+ * Defers work to the end of the current transaction, right before its commit, once per key: writes that
+ * many steps of one transaction add to (the outbox's events) become one statement, and a contended row
+ * (`last`: after all other deferred work) is locked for one statement only. The work runs inside the
+ * transaction; a throw there rolls it back. False outside a transaction.
+ */
+export function deferUntilCommit(
+  key: unknown,
+  work: () => Promise<void>,
+  options: { last?: boolean } = {},
+): boolean {
+  const context = insideTransaction.getStore();
+  if (!context) return false;
+  const deferred = options.last ? context.lastAtCommit : context.atCommit;
+  if (!deferred.has(key)) deferred.set(key, work);
+  return true;
 }
 
 /** Refuses a statement on the database handle from inside a transaction callback. */

@@ -3,6 +3,7 @@ import type { Db } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import { constantTimeEqual, sha256Hex } from "../core/hash.js";
+import { announceCallersChanged, callerCache, dropCallersAfterCommit } from "../core/http/caller-cache.js";
 import type { Caller, Permission } from "../core/http/context.js";
 import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { newId, parseId } from "../core/ids.js";
@@ -60,18 +61,28 @@ export function createToken(deps: Deps, caller: Caller, input: { name: string; p
   return deps.db.transaction((tx) => insertNewToken(tx, caller.platformId, input, nowFor(deps, caller)));
 }
 
-/** Resolves Basic credentials to a caller, comparing the secret hash in constant time. */
+/**
+ * Resolves Basic credentials to a caller, comparing the secret hash in constant time. A caller resolved in
+ * the last few seconds comes from the caller cache (core/http/caller-cache.ts) without a query.
+ */
 export async function authenticate(db: Db, clientId: string, secret: string): Promise<Caller | null> {
+  const hash = hashSecret(secret);
+  const cache = callerCache(db);
+  const cached = cache.get(clientId, Date.now());
+  if (cached) return constantTimeEqual(hash, cached.secretHash) ? cached.caller : null;
+  const readAt = cache.startRead();
   const row = /^[0-9a-f]{32}$/.test(clientId) ? await store.findTokenByClientId(db, clientId) : undefined;
-  const matches = constantTimeEqual(hashSecret(secret), row?.secret_hash ?? unknownClientHash);
+  const matches = constantTimeEqual(hash, row?.secret_hash ?? unknownClientHash);
   if (!row || !matches) return null;
-  return {
+  const caller: Caller = {
     platformId: row.platform_id,
     tokenId: row.id,
     permissions: row.permissions,
     environment: row.environment,
     clockOffsetMs: row.clock_offset_ms,
   };
+  cache.set(clientId, row.secret_hash, caller, Date.now(), readAt);
+  return caller;
 }
 
 export async function getToken(deps: Deps, caller: Caller, rawId: string): Promise<ApiToken> {
@@ -93,7 +104,12 @@ export async function listTokens(
 export async function deleteToken(deps: Deps, caller: Caller, rawId: string): Promise<void> {
   const id = parseId("Token", rawId);
   const deleted = id
-    ? await deps.db.transaction((tx) => store.deleteToken(tx, caller.platformId, id))
+    ? await deps.db.transaction(async (tx) => {
+        const gone = await store.deleteToken(tx, caller.platformId, id);
+        if (gone) await announceCallersChanged(tx, caller.platformId);
+        return gone;
+      })
     : false;
   if (!deleted) throw new ApiError("TOKEN_NOT_FOUND", { reason: `No API token ${rawId}.` });
+  dropCallersAfterCommit(deps.db, caller.platformId);
 }

@@ -1,6 +1,7 @@
 import type { Tx } from "../core/db/db.js";
 import type { Deps } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
+import { announceCallersChanged, dropCallersAfterCommit } from "../core/http/caller-cache.js";
 import type { Caller } from "../core/http/context.js";
 import type { JobContext } from "../core/jobs/jobs.js";
 import * as store from "./store.js";
@@ -18,7 +19,7 @@ export async function readPlatformClock(deps: Deps, caller: Caller): Promise<{ n
  */
 export async function advancePlatformClock(deps: Deps, caller: Caller, to: string): Promise<{ now: string }> {
   const target = new Date(to);
-  return deps.db.transaction(async (tx) => {
+  const advanced = await deps.db.transaction(async (tx) => {
     const platform = await store.lockPlatform(tx, caller.platformId);
     if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
     const base = deps.clock.now().getTime();
@@ -30,8 +31,12 @@ export async function advancePlatformClock(deps: Deps, caller: Caller, to: strin
       );
     }
     await store.setClockOffset(tx, platform.id, target.getTime() - base);
+    // Callers carry the clock offset (core/http/caller-cache.ts).
+    await announceCallersChanged(tx, platform.id);
     return { now: target.toISOString() };
   });
+  dropCallersAfterCommit(deps.db, caller.platformId);
+  return advanced;
 }
 
 /** The platform's now inside a job: the service clock plus the platform's sandbox offset. */

@@ -489,10 +489,10 @@ describe("OAUTH over HTTP (flows 2, 5, 6, 8)", () => {
     const created = await registerHttp(platform, wallet, unsignedToken({}));
     expect(created.status).toBe(201);
     // The provider's iat knows nothing of the platform clock (3 days ahead now).
-    await server.db.query("UPDATE platforms SET clock_offset_ms = $2 WHERE id = $1", [
-      platform.platformId,
-      3 * 24 * 3600 * 1000,
-    ]);
+    const advanced = await server.client.as(platform).post("/sandbox/clock/advance", {
+      to: new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString(),
+    });
+    expect(advanced.status).toBe(200);
     const key = clientKeyPair();
     const token = unsignedToken({ nonce: sha256Hex(key.compressed) });
     const verified = await verifyHttp(platform, created.body.id, token, key.compressed);

@@ -26,6 +26,13 @@ export interface Db extends Executor {
   transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * PostgreSQL only (other processes share it): calls `handler` with each NOTIFY payload on `channel`, on a
+   * connection of its own. `listening` is told true each time LISTEN is in place and false when that
+   * connection breaks (notifications may have been missed until the next true; it is reopened). PGlite,
+   * private to one process, has no such method.
+   */
+  listen?(channel: string, handler: (payload: string) => void, listening: (on: boolean) => void): void;
 }
 
 /** Parses int8 to an exact JavaScript number, refusing values beyond 2^53 rather than rounding them. */

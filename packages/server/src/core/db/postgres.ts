@@ -60,6 +60,8 @@ export function postgresTimeoutsFrom(env: NodeJS.ProcessEnv): PostgresTimeouts {
  * bounded: SQL built with a varying shape past this many distinct texts runs unnamed.
  */
 const MAX_NAMED_STATEMENTS = 2_000;
+/** How soon a broken LISTEN connection is reopened. */
+const LISTEN_RETRY_MS = 1_000;
 const statementNames = new Map<string, string>();
 
 function named(text: string, params: readonly unknown[] | undefined): pg.QueryConfig {
@@ -94,6 +96,7 @@ export function openPostgres(
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
   let closed = false;
+  const listeners = new Set<pg.Client>();
 
   return {
     kind: "postgres",
@@ -135,9 +138,39 @@ export function openPostgres(
     ping: async () => {
       await pool.query("SELECT 1");
     },
+    listen: (channel, handler, listening) => {
+      const open = async (): Promise<void> => {
+        const client = new pg.Client({ connectionString, keepAlive: true });
+        listeners.add(client);
+        let lost = false;
+        const reopen = () => {
+          if (lost) return;
+          lost = true;
+          listeners.delete(client);
+          client.end().catch(() => undefined);
+          if (closed) return;
+          listening(false);
+          setTimeout(() => void open(), LISTEN_RETRY_MS).unref();
+        };
+        client.on("error", reopen);
+        client.on("end", reopen);
+        client.on("notification", (message) => {
+          if (message.channel === channel) handler(message.payload ?? "");
+        });
+        try {
+          await client.connect();
+          await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+          if (!lost) listening(true);
+        } catch {
+          reopen();
+        }
+      };
+      void open();
+    },
     close: async () => {
       if (closed) return;
       closed = true;
+      await Promise.all([...listeners].map((client) => client.end().catch(() => undefined)));
       await pool.end();
     },
   };

@@ -1,7 +1,7 @@
 import type { Deps } from "../src/core/deps.js";
 import { JobRunner } from "../src/core/jobs/jobs.js";
 import { jobHandlers } from "../src/jobs.js";
-import { measure } from "./measure.js";
+import { type Measurement, measureFor } from "./measure.js";
 
 export interface CardBenchContext {
   base: string;
@@ -9,10 +9,16 @@ export interface CardBenchContext {
   deps: Deps;
 }
 
-const CARDS = 16;
+export interface CardFigures {
+  authorization: Measurement;
+  clearing: Measurement;
+}
 
-/** Card authorizations and clearings per second through the HTTP API (issue 5), 16 cards in parallel. */
-export async function cardsBench(ctx: CardBenchContext, count = 2000): Promise<void> {
+/**
+ * Card authorizations, then clearings of those authorizations in full, per second through the HTTP API
+ * (issues 5 and 20), `inFlight` at once, each in-flight request on its own funded card.
+ */
+export async function cardsBench(ctx: CardBenchContext, inFlight = 16): Promise<CardFigures> {
   const headers = { authorization: ctx.authorization, "content-type": "application/json" };
   const post = async (path: string, body: unknown) =>
     fetch(`${ctx.base}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
@@ -23,7 +29,7 @@ export async function cardsBench(ctx: CardBenchContext, count = 2000): Promise<v
   });
   if (patch.status !== 200) throw new Error(`PATCH /config: ${patch.status}`);
   const cards: string[] = [];
-  for (let i = 0; i < CARDS; i++) {
+  for (let i = 0; i < inFlight; i++) {
     const customer = (await (
       await post("/customers", { customerType: "INDIVIDUAL", fullName: `Cardholder ${i}` })
     ).json()) as { id: string };
@@ -41,44 +47,33 @@ export async function cardsBench(ctx: CardBenchContext, count = 2000): Promise<v
   }
   await new JobRunner(ctx.deps, jobHandlers()).runDue();
 
-  const authorized: { cardId: string; id: string }[] = [];
+  // Per card, so each clearing worker settles its own card's authorizations.
+  const authorized: string[][] = cards.map(() => []);
   const merchant = { descriptor: "BENCH COFFEE", mcc: "5814", country: "US" };
-  const started = performance.now();
-  await measure(
+  const authorization = await measureFor(
     "card authorization (simulate/authorization)",
-    count,
-    8,
-    async (i) => {
-      const cardId = cards[i % CARDS] ?? "";
-      const res = await post(`/sandbox/cards/${cardId}/simulate/authorization`, {
+    { concurrency: inFlight, expectedStatus: 202 },
+    async (_i, worker) => {
+      const res = await post(`/sandbox/cards/${cards[worker]}/simulate/authorization`, {
         amount: 1234,
         currency: { code: "USD" },
         merchant,
       });
       if (res.status === 202)
-        authorized.push({
-          cardId,
-          id: ((await res.clone().json()) as { cardTransactionId: string }).cardTransactionId,
-        });
+        authorized[worker]?.push(
+          ((await res.clone().json()) as { cardTransactionId: string }).cardTransactionId,
+        );
       return res;
     },
-    202,
   );
-  await measure(
+  const clearing = await measureFor(
     "card clearing, full (simulate/clearing)",
-    authorized.length,
-    8,
-    (i) => {
-      const row = authorized[i];
-      return post(`/sandbox/cards/${row?.cardId}/simulate/clearing`, {
-        cardTransactionId: row?.id,
-        amount: 1234,
-      });
+    { concurrency: inFlight, expectedStatus: 202 },
+    (_i, worker) => {
+      const cardTransactionId = authorized[worker]?.shift();
+      if (!cardTransactionId) return undefined;
+      return post(`/sandbox/cards/${cards[worker]}/simulate/clearing`, { cardTransactionId, amount: 1234 });
     },
-    202,
   );
-  const seconds = (performance.now() - started) / 1000;
-  console.log(
-    `${"card authorizations + clearings".padEnd(44)} ${String(count * 2).padStart(7)}  ${((count * 2) / seconds).toFixed(0).padStart(6)}/s`,
-  );
+  return { authorization, clearing };
 }

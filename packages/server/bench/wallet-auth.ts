@@ -1,7 +1,7 @@
 import { p256 } from "@noble/curves/nist.js";
 import type { Db } from "../src/core/db/db.js";
 import { newId } from "../src/core/ids.js";
-import { measure } from "./measure.js";
+import { type Measurement, measureFor } from "./measure.js";
 
 export interface WalletAuthBenchContext {
   base: string;
@@ -9,8 +9,6 @@ export interface WalletAuthBenchContext {
   db: Db;
   platformId: string;
 }
-
-const WALLETS = 16;
 
 interface Wallet {
   accountId: string;
@@ -31,14 +29,15 @@ function stamp(wallet: Wallet, payloadToSign: string): string {
 }
 
 /**
- * Signed-retry round trips per second (issue 7): `PATCH /internal-accounts/{id} {privateEnabled}` answered
- * `202`, stamped, and sent again with `Service-Wallet-Signature` and `Request-Id` for the `200`, over 16
- * wallets. Each wallet's session is inserted directly (the bench measures the signed retry, not the login).
+ * Signed-retry pairs per second (issues 7 and 20): `PATCH /internal-accounts/{id} {privateEnabled}`
+ * answered `202`, stamped, and sent again with `Service-Wallet-Signature` and `Request-Id` for the `200`,
+ * `inFlight` pairs at once, each on its own wallet. Each wallet's session is inserted directly (the bench
+ * measures the signed retry, not the login).
  */
-export async function walletAuthBench(ctx: WalletAuthBenchContext, count = 1000): Promise<void> {
+export async function walletAuthBench(ctx: WalletAuthBenchContext, inFlight = 16): Promise<Measurement> {
   const headers = { authorization: ctx.authorization, "content-type": "application/json" };
   const wallets: Wallet[] = [];
-  for (let i = 0; i < WALLETS; i++) {
+  for (let i = 0; i < inFlight; i++) {
     const customer = (await (
       await fetch(`${ctx.base}/customers`, {
         method: "POST",
@@ -74,21 +73,25 @@ export async function walletAuthBench(ctx: WalletAuthBenchContext, count = 1000)
     wallets.push({ accountId: account.id, publicKey, secretKey });
   }
 
-  await measure("signed-retry round trip (202 + signed retry)", count, 8, async (i) => {
-    const wallet = wallets[i % WALLETS] as Wallet;
-    const url = `${ctx.base}/internal-accounts/${wallet.accountId}`;
-    const body = JSON.stringify({ privateEnabled: i % 2 === 0 });
-    const first = await fetch(url, { method: "PATCH", headers, body });
-    if (first.status !== 202) return first;
-    const challenge = (await first.json()) as { payloadToSign: string; requestId: string };
-    return fetch(url, {
-      method: "PATCH",
-      headers: {
-        ...headers,
-        "service-wallet-signature": stamp(wallet, challenge.payloadToSign),
-        "request-id": challenge.requestId,
-      },
-      body,
-    });
-  });
+  return measureFor(
+    "signed-retry pair (202 + signed retry)",
+    { concurrency: inFlight },
+    async (i, worker) => {
+      const wallet = wallets[worker] as Wallet;
+      const url = `${ctx.base}/internal-accounts/${wallet.accountId}`;
+      const body = JSON.stringify({ privateEnabled: i % 2 === 0 });
+      const first = await fetch(url, { method: "PATCH", headers, body });
+      if (first.status !== 202) return first;
+      const challenge = (await first.json()) as { payloadToSign: string; requestId: string };
+      return fetch(url, {
+        method: "PATCH",
+        headers: {
+          ...headers,
+          "service-wallet-signature": stamp(wallet, challenge.payloadToSign),
+          "request-id": challenge.requestId,
+        },
+        body,
+      });
+    },
+  );
 }

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { createScratchDatabase } from "../../bench/webhooks.js";
 import type { Db } from "../../src/core/db/db.js";
 import { openPglite } from "../../src/core/db/pglite.js";
-import { openPostgres, postgresTimeoutsFrom } from "../../src/core/db/postgres.js";
+import {
+  DEFAULT_POOL_SIZE,
+  openPostgres,
+  postgresPoolSizeFrom,
+  postgresTimeoutsFrom,
+} from "../../src/core/db/postgres.js";
 import { registerHealth } from "../../src/core/http/health.js";
 import { frozenProxy } from "./frozen-proxy.js";
 
@@ -35,6 +40,15 @@ describe("database timeouts (conventions: every answer in the catalogue, never a
     expect(() => postgresTimeoutsFrom({ PAYSVC_DB_STATEMENT_TIMEOUT_MS: "soon" })).toThrow(
       /PAYSVC_DB_STATEMENT_TIMEOUT_MS must be milliseconds/,
     );
+  });
+
+  test("PAYSVC_DB_POOL_SIZE sets the connections per process, 1 to 100, with one clear message otherwise", () => {
+    expect(postgresPoolSizeFrom({})).toBe(DEFAULT_POOL_SIZE);
+    expect(postgresPoolSizeFrom({ PAYSVC_DB_POOL_SIZE: "3" })).toBe(3);
+    for (const bad of ["0", "101", "2.5", "many"])
+      expect(() => postgresPoolSizeFrom({ PAYSVC_DB_POOL_SIZE: bad })).toThrow(
+        `invalid configuration: PAYSVC_DB_POOL_SIZE must be a whole number from 1 to 100, not ${bad}`,
+      );
   });
 
   if (template.kind === "postgres") {

@@ -1,17 +1,18 @@
 import type { Db } from "./db.js";
 import { openPglite } from "./pglite.js";
-import { openPostgres, postgresTimeoutsFrom } from "./postgres.js";
+import { openPostgres, postgresPoolSizeFrom, postgresTimeoutsFrom } from "./postgres.js";
 
 export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string | null };
 
 /**
- * Opens the configured database: PostgreSQL for a URL (its timeouts from `env`, PAYSVC_DB_*), otherwise
+ * Opens the configured database: PostgreSQL for a URL (its pool size and timeouts from `env`, PAYSVC_DB_*), otherwise
  * PGlite in a directory or in memory.
  */
 export async function openDatabase(
   target: DatabaseTarget,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Db> {
-  if (target.kind === "postgres") return openPostgres(target.url, 10, postgresTimeoutsFrom(env));
+  if (target.kind === "postgres")
+    return openPostgres(target.url, postgresPoolSizeFrom(env), postgresTimeoutsFrom(env));
   return openPglite(target.dataDir ? { dataDir: target.dataDir } : {});
 }

@@ -39,6 +39,21 @@ const TIMEOUT_SETTINGS = {
   idleInTransactionMs: "PAYSVC_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS",
 } as const;
 
+/** Connections per process unless PAYSVC_DB_POOL_SIZE says otherwise. */
+export const DEFAULT_POOL_SIZE = 10;
+
+/** The pool size from the environment (PAYSVC_DB_POOL_SIZE, 1 to 100). */
+export function postgresPoolSizeFrom(env: NodeJS.ProcessEnv): number {
+  const text = env.PAYSVC_DB_POOL_SIZE;
+  if (text === undefined) return DEFAULT_POOL_SIZE;
+  const size = Number(text);
+  if (!Number.isInteger(size) || size < 1 || size > 100)
+    throw new Error(
+      `invalid configuration: PAYSVC_DB_POOL_SIZE must be a whole number from 1 to 100, not ${text}`,
+    );
+  return size;
+}
+
 /** The timeouts from the environment; the client-side limit follows the statement timeout. */
 export function postgresTimeoutsFrom(env: NodeJS.ProcessEnv): PostgresTimeouts {
   const timeouts = { ...DEFAULT_POSTGRES_TIMEOUTS };
@@ -79,7 +94,7 @@ function named(text: string, params: readonly unknown[] | undefined): pg.QueryCo
 /** PostgreSQL through a `pg` pool; int8 is parsed to exact numbers (pg returns strings by default). */
 export function openPostgres(
   connectionString: string,
-  poolSize = 10,
+  poolSize = DEFAULT_POOL_SIZE,
   timeouts: PostgresTimeouts = DEFAULT_POSTGRES_TIMEOUTS,
 ): Db {
   const pool = new pg.Pool({

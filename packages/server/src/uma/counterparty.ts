@@ -94,12 +94,45 @@ function checkChain(chain: readonly X509Certificate[] | undefined, now: Date): v
   });
 }
 
+/** How long a VASP's checked public keys are reused, unless the VASP says they expire sooner. */
+const PUBKEY_REUSE_MS = 5 * 60 * 1000;
+const MAX_CACHED_VASPS = 1_000;
+const cachedKeys = new Map<string, { keys: PubKeyResponse; until: number }>();
+
+/**
+ * The public keys a VASP publishes, fetched and checked as fetchPubKeys says, and reused for a few minutes
+ * (never past the response's `expirationTimestamp` or a certificate's end): a payment's lookup, pay request
+ * and callbacks need them several times. Failures are not kept.
+ */
+export async function counterpartyPubKeys(
+  deps: Deps,
+  environment: Environment,
+  baseUrl: string,
+  domain: string,
+): Promise<PubKeyResponse> {
+  const key = `${environment} ${baseUrl} ${domain}`;
+  const cached = cachedKeys.get(key);
+  if (cached && cached.until > Date.now()) return cached.keys;
+  const keys = await fetchPubKeys(deps, environment, baseUrl, domain);
+  const certificateEnds = [...(keys.signingCertChain ?? []), ...(keys.encryptionCertChain ?? [])].map((c) =>
+    new Date(c.validTo).getTime(),
+  );
+  const until = Math.min(
+    Date.now() + PUBKEY_REUSE_MS,
+    keys.expirationTimestamp ? keys.expirationTimestamp * 1000 : Number.POSITIVE_INFINITY,
+    ...certificateEnds,
+  );
+  if (cachedKeys.size >= MAX_CACHED_VASPS) cachedKeys.delete(cachedKeys.keys().next().value as string);
+  cachedKeys.set(key, { keys, until });
+  return keys;
+}
+
 /**
  * The public keys a VASP publishes at `/.well-known/lnurlpubkey`, checked: unreachable or not 200 →
  * `424 COUNTERPARTY_PUBKEY_FETCH_ERROR`; not a key response → `400 INVALID_PUBKEY_FORMAT`; chains as
  * checkChain says.
  */
-export async function counterpartyPubKeys(
+async function fetchPubKeys(
   deps: Deps,
   environment: Environment,
   baseUrl: string,

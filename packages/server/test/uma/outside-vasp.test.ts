@@ -36,6 +36,8 @@ const signingKey = secp256k1.utils.randomSecretKey();
 const encryptionKey = secp256k1.utils.randomSecretKey();
 const hex = (key: Uint8Array) => Buffer.from(secp256k1.getPublicKey(key, false)).toString("hex");
 const verified: string[] = [];
+/** How many times paysvc fetched the outside VASP's public keys. */
+let pubKeyFetches = 0;
 const preimages = new Map<string, string>();
 
 let outside: Server;
@@ -57,6 +59,7 @@ async function paysvcKeys(): Promise<PubKeyResponse> {
 
 async function handle(req: IncomingMessage): Promise<{ status: number; body: unknown }> {
   const url = new URL(req.url ?? "/", `http://${DOMAIN}`);
+  if (url.pathname === "/.well-known/lnurlpubkey") pubKeyFetches++;
   if (url.pathname === "/.well-known/lnurlpubkey")
     return { status: 200, body: { signingPubKey: hex(signingKey), encryptionPubKey: hex(encryptionKey) } };
   if (url.pathname.startsWith("/.well-known/lnurlp/")) {
@@ -171,6 +174,26 @@ describe("paysvc and a VASP built on @uma-sdk/core", () => {
     expect(verified).toEqual(
       expect.arrayContaining(["lnurlp request", "pay request", "post-transaction callback"]),
     );
+  });
+
+  test("a lookup, its quote and the payment's settlement fetch the receiver's public keys at most once (reused for minutes)", async () => {
+    const sender = await customer();
+    await fund(server, sender.account, 1_000);
+    const before = pubKeyFetches;
+    const lookup = await server.client.get<{ lookupId: string }>(
+      `/receiver/uma/${encodeURIComponent(`$bob@${DOMAIN}`)}`,
+    );
+    const quote = await server.client.post<Quote>("/quotes", {
+      lookupId: lookup.body.lookupId,
+      source: { sourceType: "ACCOUNT", accountId: sender.account },
+      destination: { destinationType: "UMA_ADDRESS", umaAddress: `$bob@${DOMAIN}`, currency: "USD" },
+      lockedCurrencySide: "SENDING",
+      lockedCurrencyAmount: 300,
+      immediatelyExecute: true,
+    });
+    expect(quote.status).toBe(201);
+    await server.jobs.runDue();
+    expect(pubKeyFetches - before).toBeLessThanOrEqual(1);
   });
 
   test("the SDK's LNURLP request and pay request are accepted by paysvc, whose answers verify with the SDK; the customer is credited", async () => {

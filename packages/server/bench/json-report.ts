@@ -42,6 +42,7 @@ export function jsonReport(f: Figures) {
     clearingPerCeiling16: ratio(f.cards.clearing.perSecond, ceiling),
     pagePerHealthz16: ratio(f.pages.page.perSecond, f.pages.healthz.perSecond),
     webhookEventsPerSecond: rate(f.webhooks?.eventsPerSecond),
+    webhookEndToEndEventsPerSecond: rate(f.webhooks?.endToEndEventsPerSecond),
     signedRetryPairsPerSecond: rate(f.signedRetry.perSecond),
     // The mean of the loop before and after the write figures (ceilings.ts).
     nodeCommitLoop16: rate(ceiling),

@@ -171,22 +171,6 @@ describe("trusted beneficiaries through the SDK", () => {
   });
 });
 
-describe("contact verification through the SDK", () => {
-  test("start and complete prove the e-mail; getContactVerification shows it verified", async () => {
-    const { paysvc } = await platform();
-    const { customerId } = await scaCustomer(paysvc);
-    expect(await paysvc.sca.getContactVerification(customerId)).toMatchObject({
-      emailVerified: false,
-      phoneVerified: false,
-    });
-    const challenge = await paysvc.sca.startContactVerification({ customerId, channel: "EMAIL" });
-    expect(challenge).toMatchObject({ purpose: "CONTACT_EMAIL" });
-    const done = await paysvc.sca.completeContactVerification({ requestId: challenge.requestId, code: OTP });
-    expect(done).toMatchObject({ customerId, emailVerified: true, phoneVerified: false });
-    expect(await paysvc.sca.getContactVerification(customerId)).toEqual({ ...done });
-  });
-});
-
 describe("payment challenges through the SDK", () => {
   test("completePayment answers a held payout's scaChallenge and executes the quote", async () => {
     const { paysvc, raw } = await platform();

@@ -149,11 +149,10 @@ test("SDK stablecoin, agent, SCA, invitation and exchange-rate wire types equal 
   expectTypeOf<sdk.ScaSession>().toEqualTypeOf<Static<ScaSchemas["ScaSession"]>>();
   expectTypeOf<sdk.EnrollScaPasskeyBody>().toEqualTypeOf<Static<ScaSchemas["EnrollPasskeyBody"]>>();
   expectTypeOf<sdk.ScaPasskey>().toEqualTypeOf<Static<ScaSchemas["ScaPasskey"]>>();
-  expectTypeOf<sdk.ContactVerificationBody>().toEqualTypeOf<Static<ScaSchemas["ContactVerificationBody"]>>();
-  expectTypeOf<sdk.ContactVerificationCompleteBody>().toEqualTypeOf<
-    Static<ScaSchemas["ContactVerificationCompleteBody"]>
+  expectTypeOf<sdk.ContactVerificationConfirmBody>().toEqualTypeOf<
+    Static<ScaSchemas["ContactVerificationConfirmBody"]>
   >();
-  expectTypeOf<sdk.ContactVerification>().toEqualTypeOf<Static<ScaSchemas["ContactVerification"]>>();
+  expectTypeOf<sdk.ContactVerification>().toEqualTypeOf<Static<typeof customers.ContactVerification>>();
   expectTypeOf<{ code: string }>().toEqualTypeOf<Static<ScaSchemas["ConfirmUntrustBody"]>>();
   expectTypeOf<sdk.Quote>().toEqualTypeOf<Static<QuoteSchemas["Quote"]>>();
   expectTypeOf<sdk.QuoteSource>().toEqualTypeOf<Static<QuoteSchemas["QuoteSource"]>>();

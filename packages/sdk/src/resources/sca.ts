@@ -7,9 +7,8 @@ import {
 } from "../core/request.js";
 import type { ExternalAccount } from "../types/external-accounts.js";
 import type {
-  ContactVerification,
-  ContactVerificationBody,
-  ContactVerificationCompleteBody,
+  ContactVerificationConfirmBody,
+  Customer,
   EnrollScaPasskeyBody,
   Quote,
   ScaAnswer,
@@ -104,28 +103,40 @@ export class ScaResource {
     return this.#sender.send("POST", "/sca/payments/complete", { body, options });
   }
 
-  /** `POST /contact-verification` → `201`: sends a code to the customer's e-mail or phone. */
-  async startContactVerification(
-    body: ContactVerificationBody,
-    options?: RequestOptions,
-  ): Promise<ApiResult<ScaChallenge>> {
-    return this.#sender.send("POST", "/contact-verification", { body, options });
+  /**
+   * `POST /customers/{customerId}/verify-email` → `204` (the hosted API's `sendCustomerEmailVerification`):
+   * sends a code, valid 5 minutes, to the customer's e-mail; a new send replaces the open code. No e-mail
+   * on file is `ConflictError` `CONFLICT`.
+   */
+  async sendEmailVerification(customerId: string, options?: RequestOptions): Promise<EmptyResult> {
+    return this.#sender.send("POST", path`/customers/${customerId}/verify-email`, { options });
   }
 
-  /** `POST /contact-verification/complete`: the code proves the contact value. */
-  async completeContactVerification(
-    body: ContactVerificationCompleteBody,
-    options?: RequestOptions,
-  ): Promise<ApiResult<ContactVerification>> {
-    return this.#sender.send("POST", "/contact-verification/complete", { body, options });
-  }
-
-  /** `GET /contact-verification/{customerId}`: which contact values are proven. */
-  async getContactVerification(
+  /**
+   * `POST /customers/{customerId}/verify-email/confirm {code}` (`confirmCustomerEmailVerification`): the
+   * Customer, its `contactVerification.email` now `VERIFIED`. A wrong code is `BadRequestError`
+   * `INVALID_INPUT` on `code`; no code waiting (never sent, used or expired) is `ConflictError` `CONFLICT`.
+   */
+  async confirmEmailVerification(
     customerId: string,
+    body: ContactVerificationConfirmBody,
     options?: RequestOptions,
-  ): Promise<ApiResult<ContactVerification>> {
-    return this.#sender.send("GET", path`/contact-verification/${customerId}`, { options });
+  ): Promise<ApiResult<Customer>> {
+    return this.#sender.send("POST", path`/customers/${customerId}/verify-email/confirm`, { body, options });
+  }
+
+  /** `POST /customers/{customerId}/verify-phone` → `204` (`sendCustomerPhoneVerification`): a code by SMS. */
+  async sendPhoneVerification(customerId: string, options?: RequestOptions): Promise<EmptyResult> {
+    return this.#sender.send("POST", path`/customers/${customerId}/verify-phone`, { options });
+  }
+
+  /** `POST /customers/{customerId}/verify-phone/confirm {code}` (`confirmCustomerPhoneVerification`). */
+  async confirmPhoneVerification(
+    customerId: string,
+    body: ContactVerificationConfirmBody,
+    options?: RequestOptions,
+  ): Promise<ApiResult<Customer>> {
+    return this.#sender.send("POST", path`/customers/${customerId}/verify-phone/confirm`, { body, options });
   }
 
   /** `POST /customers/external-accounts/{id}/trust`: payouts to it skip the per-payment challenge. */

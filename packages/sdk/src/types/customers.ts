@@ -114,6 +114,18 @@ export interface AgreementConsent {
   acceptanceMethod: string;
 }
 
+export type ContactVerificationStatus = "PENDING" | "VERIFIED";
+
+/**
+ * For customers in the regions that require contact verification (EEA, GB): whether the current `email`
+ * and `phone` are proven (`sca.confirmEmailVerification`, `sca.confirmPhoneVerification`). A changed value
+ * reads `PENDING` again; a value the customer does not have is absent.
+ */
+export interface ContactVerification {
+  email?: ContactVerificationStatus;
+  phone?: ContactVerificationStatus;
+}
+
 export interface Customer {
   id: string;
   platformCustomerId?: string;
@@ -121,6 +133,7 @@ export interface Customer {
   umaAddress: string;
   kycStatus: KycStatus;
   isDeleted: boolean;
+  contactVerification?: ContactVerification;
   region?: string;
   currencies?: string[];
   fullName?: string;

@@ -5,7 +5,7 @@
 
 /** OTP: a 6-digit code sent to the customer's phone (else e-mail). PASSKEY: the enrolled passkey. */
 export type ScaFactor = "OTP" | "PASSKEY";
-export type ScaPurpose = "LOGIN" | "CONTACT_EMAIL" | "CONTACT_PHONE" | "UNTRUST_BENEFICIARY" | "PAYMENT";
+export type ScaPurpose = "LOGIN" | "UNTRUST_BENEFICIARY" | "PAYMENT";
 
 /** A WebAuthn assertion (`navigator.credentials.get`), base64url fields. */
 export interface ScaPasskeyAssertion {
@@ -74,23 +74,10 @@ export interface ScaPasskey {
   createdAt: string;
 }
 
-export interface ContactVerificationBody {
-  customerId: string;
-  channel: "EMAIL" | "PHONE";
-}
-
-export interface ContactVerificationCompleteBody {
-  requestId: string;
+/**
+ * The body of `POST /customers/{customerId}/verify-email/confirm` and `/verify-phone/confirm` (the hosted
+ * API's `ContactVerificationConfirmRequest`): the 6-digit code sent (sandbox `000000`).
+ */
+export interface ContactVerificationConfirmBody {
   code: string;
-}
-
-/** Which of the customer's current contact values are proven (a changed value is unverified again). */
-export interface ContactVerification {
-  customerId: string;
-  email?: string;
-  emailVerified: boolean;
-  emailVerifiedAt?: string;
-  phoneNumber?: string;
-  phoneVerified: boolean;
-  phoneVerifiedAt?: string;
 }

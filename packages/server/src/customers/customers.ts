@@ -10,6 +10,7 @@ import { newId, parseId } from "../core/ids.js";
 import { findPlatform } from "../platform/store.js";
 import { umaDomainOf } from "../platform/uma-domain.js";
 import { type ConsentInput, consentsOf, type DeprecatedTermsConsent } from "./agreements.js";
+import { contactVerificationOf, needingProofs } from "./contact-verification.js";
 import { emitKycStatusChange } from "./events.js";
 import { decidingSuffix, skipPaperworkOutcome } from "./kyc-outcomes.js";
 import { openCustomerAccounts } from "./open-accounts.js";
@@ -62,8 +63,15 @@ function toConsent(row: store.ConsentRow): AgreementConsent {
   return consent;
 }
 
-/** The wire Customer: echoed profile fields, the latest consent per type, and the deprecated single entry. */
-export function toCustomer(row: store.CustomerRow, consents: store.ConsentRow[]): Customer {
+/**
+ * The wire Customer: echoed profile fields, the latest consent per type, the deprecated single entry, and
+ * `contactVerification` from the proven contact values (`store.contactProofs`).
+ */
+export function toCustomer(
+  row: store.CustomerRow,
+  consents: store.ConsentRow[],
+  proofs: store.ContactProofRow[],
+): Customer {
   const agreementConsents = consents
     .filter((c) => c.customer_id === row.id)
     .sort((a, b) => (a.type < b.type ? -1 : 1))
@@ -80,6 +88,8 @@ export function toCustomer(row: store.CustomerRow, consents: store.ConsentRow[])
     updatedAt: row.updated_at.toISOString(),
   } as Customer;
   if (row.platform_customer_id !== null) customer.platformCustomerId = row.platform_customer_id;
+  const contactVerification = contactVerificationOf(row, proofs);
+  if (contactVerification) customer.contactVerification = contactVerification;
   const terms = agreementConsents.find((c) => c.type === "SERVICE_END_USER_TERMS");
   if (terms) {
     const { type: _type, ...deprecated } = terms;
@@ -161,8 +171,10 @@ export async function mapConflicts<T>(
   }
 }
 
-async function loadCustomer(db: Executor, row: store.CustomerRow): Promise<Customer> {
-  return toCustomer(row, await store.latestConsents(db, [row.id]));
+/** The wire Customer of a row, its consents and contact proofs read with `db` (a transaction's, when in one). */
+export async function loadCustomer(db: Executor, row: store.CustomerRow): Promise<Customer> {
+  const proofs = await store.contactProofs(db, needingProofs([row]));
+  return toCustomer(row, await store.latestConsents(db, [row.id]), proofs);
 }
 
 /** `POST /customers`: the customer, its consents and its internal accounts in one transaction. */
@@ -283,5 +295,6 @@ export async function listCustomers(
     deps.db,
     result.data.map((row) => row.id),
   );
-  return { ...result, data: result.data.map((row) => toCustomer(row, consents)) };
+  const proofs = await store.contactProofs(deps.db, needingProofs(result.data));
+  return { ...result, data: result.data.map((row) => toCustomer(row, consents, proofs)) };
 }

@@ -102,6 +102,15 @@ export const AgreementConsent = Type.Object({
 
 export const kycStatuses = ["UNVERIFIED", "PENDING", "APPROVED", "REJECTED", "HOLD"] as const;
 
+/**
+ * The hosted API's `contactVerification`: for customers in the regions that require contact verification,
+ * whether the current `email` and `phoneNumber` are proven (customers/contact-verification.ts).
+ */
+export const ContactVerification = Type.Object({
+  email: Type.Optional(StringEnum(["PENDING", "VERIFIED"])),
+  phone: Type.Optional(StringEnum(["PENDING", "VERIFIED"])),
+});
+
 export const Customer = Type.Object({
   id: Type.String(),
   platformCustomerId: Type.Optional(Type.String()),
@@ -109,6 +118,7 @@ export const Customer = Type.Object({
   umaAddress: Type.String(),
   kycStatus: StringEnum(kycStatuses),
   isDeleted: Type.Boolean(),
+  contactVerification: Type.Optional(ContactVerification),
   region: Type.Optional(Type.String()),
   currencies: Type.Optional(Type.Array(Type.String())),
   fullName: Type.Optional(Type.String()),

@@ -159,3 +159,19 @@ export async function findCustomerByUmaAddress(db: Executor, platformId: string,
   );
   return row;
 }
+
+export interface ContactProofRow {
+  [column: string]: unknown;
+  customer_id: string;
+  verified_email: string | null;
+  verified_phone: string | null;
+}
+
+/** The contact values last proven by contact verification (src/sca keeps them in `sca_customers`). */
+export async function contactProofs(db: Executor, customerIds: string[]): Promise<ContactProofRow[]> {
+  if (customerIds.length === 0) return [];
+  return db.query<ContactProofRow>(
+    "SELECT customer_id, verified_email, verified_phone FROM sca_customers WHERE customer_id = ANY($1)",
+    [customerIds],
+  );
+}

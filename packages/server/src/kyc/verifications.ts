@@ -4,7 +4,7 @@ import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import type { PageResult } from "../core/http/pagination.js";
 import { newId, parseId } from "../core/ids.js";
-import { findActiveCustomerOrThrow, toCustomer } from "../customers/customers.js";
+import { findActiveCustomerOrThrow, loadCustomer } from "../customers/customers.js";
 import { emitKycStatusChange } from "../customers/events.js";
 import {
   decidingSuffix,
@@ -13,7 +13,7 @@ import {
   packetOutcome,
   skipPaperworkOutcome,
 } from "../customers/kyc-outcomes.js";
-import { type CustomerRow, latestConsents, updateCustomer } from "../customers/store.js";
+import { type CustomerRow, updateCustomer } from "../customers/store.js";
 import { findPlatform, type PlatformRow } from "../platform/store.js";
 import { identityDocumentTypes } from "./documents.js";
 import { emitVerificationCreated } from "./events.js";
@@ -166,7 +166,7 @@ export async function submitVerification(
       await emitKycStatusChange(tx, {
         platformId: caller.platformId,
         previous: customer.kyc_status,
-        customer: toCustomer(updated, await latestConsents(tx, [updated.id])),
+        customer: await loadCustomer(tx, updated),
         now,
       });
     }

@@ -21,10 +21,14 @@ export const MAX_FAILED_ATTEMPTS = 5;
 export const LOCK_MS = 30 * 60 * 1000;
 
 export function toScaChallenge(row: store.ChallengeRow): ScaChallenge {
+  const purpose = row.purpose;
+  // Contact verification answers `204` (contact-verification.ts): its challenges are never sent.
+  if (purpose === "CONTACT_EMAIL" || purpose === "CONTACT_PHONE")
+    throw new Error(`challenge ${row.id} is a contact verification and has no wire form`);
   const wire: ScaChallenge = {
     requestId: row.id,
     customerId: row.customer_id,
-    purpose: row.purpose,
+    purpose,
     factor: row.factor,
     expiresAt: row.expires_at.toISOString(),
   };

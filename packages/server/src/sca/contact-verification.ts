@@ -1,69 +1,70 @@
 import { type Deps, nowFor } from "../core/deps.js";
+import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
-import type { CustomerRow } from "../customers/store.js";
-import { answerChallenge, issueChallenge, toScaChallenge } from "./challenges.js";
+import { type Customer, loadCustomer } from "../customers/customers.js";
+import { answerChallenge, issueChallenge } from "./challenges.js";
 import { findScaCustomerOrThrow, readScaCustomerOrThrow } from "./regions.js";
-import type {
-  ContactVerification,
-  ContactVerificationBody,
-  ContactVerificationCompleteBody,
-  ScaChallenge,
-} from "./schemas.js";
 import * as store from "./store.js";
 
-/** The proven state of the customer's current e-mail and phone: a value changed since is unverified. */
-function toContactVerification(
-  customer: CustomerRow,
-  state: store.ScaCustomerRow | undefined,
-): ContactVerification {
-  const email = typeof customer.profile.email === "string" ? customer.profile.email : undefined;
-  const phone = typeof customer.profile.phoneNumber === "string" ? customer.profile.phoneNumber : undefined;
-  const emailVerified = email !== undefined && state?.verified_email === email && !!state.email_verified_at;
-  const phoneVerified = phone !== undefined && state?.verified_phone === phone && !!state.phone_verified_at;
-  const wire: ContactVerification = { customerId: customer.id, emailVerified, phoneVerified };
-  if (email !== undefined) wire.email = email;
-  if (phone !== undefined) wire.phoneNumber = phone;
-  if (emailVerified && state?.email_verified_at) wire.emailVerifiedAt = state.email_verified_at.toISOString();
-  if (phoneVerified && state?.phone_verified_at) wire.phoneVerifiedAt = state.phone_verified_at.toISOString();
-  return wire;
-}
+/** The contact value a verification proves: the customer's `email` or `phoneNumber`. */
+export type ContactChannel = "EMAIL" | "PHONE";
 
-/** `POST /contact-verification`: sends an OTP to the customer's e-mail or phone (sandbox code `000000`). */
-export async function startContactVerification(
+const channels = {
+  EMAIL: { purpose: "CONTACT_EMAIL", field: "email", path: "verify-email", label: "e-mail" },
+  PHONE: { purpose: "CONTACT_PHONE", field: "phoneNumber", path: "verify-phone", label: "phone" },
+} as const;
+
+/**
+ * `POST /customers/{customerId}/verify-email` and `/verify-phone` → `204`: sends a 6-digit code (sandbox
+ * `000000`, valid 5 minutes) to the customer's current e-mail or phone. The code proves that value only;
+ * a new send abandons the open one. No such value, a deleted customer, or one outside the SCA regions is
+ * `409 CONFLICT`.
+ */
+export async function sendContactVerification(
   deps: Deps,
   caller: Caller,
-  body: ContactVerificationBody,
-): Promise<ScaChallenge> {
-  return deps.db.transaction(async (tx) => {
-    const customer = await findScaCustomerOrThrow(tx, caller, body.customerId);
-    const now = nowFor(deps, caller);
-    const purpose = body.channel === "EMAIL" ? "CONTACT_EMAIL" : "CONTACT_PHONE";
-    // The challenge names the value the code goes to: completing it proves that value only.
-    const value = customer.profile[body.channel === "EMAIL" ? "email" : "phoneNumber"];
+  rawCustomerId: string,
+  channel: ContactChannel,
+): Promise<void> {
+  const { purpose, field } = channels[channel];
+  await deps.db.transaction(async (tx) => {
+    const customer = await findScaCustomerOrThrow(tx, caller, rawCustomerId);
+    const value = customer.profile[field];
     const subject = typeof value === "string" ? { subjectId: value } : {};
-    const row = await issueChallenge(deps, tx, caller, { customer, purpose, factor: "OTP", now, ...subject });
-    return toScaChallenge(row);
+    // The confirm names no challenge: one open per channel, whatever value an older one went to.
+    await store.abandonOpenChallenges(tx, customer.id, [purpose]);
+    const now = nowFor(deps, caller);
+    await issueChallenge(deps, tx, caller, { customer, purpose, factor: "OTP", now, ...subject });
   });
 }
 
 /**
- * `POST /contact-verification/complete`: the code proves the contact value the code was sent to, as it
- * is on the customer now; wrong codes count towards the customer's SCA lock.
+ * `POST /customers/{customerId}/verify-email/confirm` and `/verify-phone/confirm {code}` → `200` Customer:
+ * the code proves the value it was sent to, and `contactVerification` shows it `VERIFIED` while that is
+ * still the customer's value. Nothing sent (or already answered) → `409 CONFLICT`; expired → `409
+ * CONFLICT`; a wrong code → `400 INVALID_INPUT` on `code`, counted towards the customer's SCA lock (`423`).
  */
-export async function completeContactVerification(
+export async function confirmContactVerification(
   deps: Deps,
   caller: Caller,
-  body: ContactVerificationCompleteBody,
-): Promise<ContactVerification> {
+  rawCustomerId: string,
+  channel: ContactChannel,
+  code: string,
+): Promise<Customer> {
+  const { purpose, path, label } = channels[channel];
+  const requestId = await deps.db.transaction(async (tx) => {
+    const customer = await readScaCustomerOrThrow(tx, caller, rawCustomerId);
+    const open = await store.latestOpenChallenge(tx, customer.id, purpose);
+    if (!open)
+      throw new ApiError("CONFLICT", {
+        reason: `No ${label} verification code of customer ${customer.id} is waiting; send one with POST /customers/{customerId}/${path}.`,
+      });
+    return open.id;
+  });
   return answerChallenge(
     deps,
     caller,
-    {
-      rawId: body.requestId,
-      purposes: ["CONTACT_EMAIL", "CONTACT_PHONE"],
-      answer: { code: body.code },
-      field: "code",
-    },
+    { rawId: requestId, purposes: [purpose], answer: { code }, field: "code" },
     async (tx, challenge, now) => {
       const customer = await readScaCustomerOrThrow(tx, caller, challenge.customer_id);
       const state = await store.lockScaCustomer(tx, caller.platformId, customer.id, now);
@@ -71,19 +72,8 @@ export async function completeContactVerification(
         challenge.purpose === "CONTACT_EMAIL"
           ? { verified_email: challenge.subject_id, email_verified_at: now }
           : { verified_phone: challenge.subject_id, phone_verified_at: now };
-      const updated = { ...state, ...proven, updated_at: now };
-      await store.updateScaCustomer(tx, updated);
-      return toContactVerification(customer, updated);
+      await store.updateScaCustomer(tx, { ...state, ...proven, updated_at: now });
+      return loadCustomer(tx, customer);
     },
   );
-}
-
-/** `GET /contact-verification/{customerId}`. */
-export async function getContactVerification(
-  deps: Deps,
-  caller: Caller,
-  customerId: string,
-): Promise<ContactVerification> {
-  const customer = await readScaCustomerOrThrow(deps.db, caller, customerId);
-  return toContactVerification(customer, await store.findScaCustomer(deps.db, customer.id));
 }

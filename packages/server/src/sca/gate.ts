@@ -2,11 +2,11 @@ import type { Executor } from "../core/db/db.js";
 import { invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
+import { requiresSca } from "../customers/contact-verification.js";
 import { findCustomer } from "../customers/store.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import type { QuoteRow } from "../quotes/store.js";
 import { holdForScaChallenge } from "./payment-hold.js";
-import { requiresSca } from "./regions.js";
 import { requireLiveSession } from "./sessions.js";
 import * as store from "./store.js";
 

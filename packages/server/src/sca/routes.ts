@@ -2,23 +2,18 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { ErrorBody, errorResponses } from "../core/http/schemas.js";
+import { Customer } from "../customers/schemas.js";
 import { ExternalAccount, ExternalAccountParams } from "../external-accounts/schemas.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { Quote } from "../quotes/schemas.js";
 import { confirmUntrust, startUntrust, trustBeneficiary } from "./beneficiaries.js";
-import {
-  completeContactVerification,
-  getContactVerification,
-  startContactVerification,
-} from "./contact-verification.js";
+import { confirmContactVerification, sendContactVerification } from "./contact-verification.js";
 import { deletePasskey, enrollPasskey } from "./passkeys.js";
 import { completePayment } from "./payments.js";
 import {
   CompleteBody,
   ConfirmUntrustBody,
-  ContactVerification,
-  ContactVerificationBody,
-  ContactVerificationCompleteBody,
+  ContactVerificationConfirmBody,
   CustomerParams,
   EmptyBody,
   EnrollPasskeyBody,
@@ -31,7 +26,7 @@ import {
 } from "./schemas.js";
 import { completeLogin, revokeSession, startLogin } from "./sessions.js";
 
-/** Strong customer authentication, contact verification and trusted beneficiaries (docs/decisions/sca.md). */
+/** Strong customer authentication, contact verification and trusted beneficiaries (docs/decisions.md). */
 export const scaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonly ExecutionGate[] }> = async (
   app,
   { deps, gates },
@@ -84,28 +79,48 @@ export const scaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonly 
     async (request) => completePayment(deps, request.caller, request.body, gates),
   );
 
-  const contact = ["Contact verification"];
+  // The hosted API's contact verification (operations send/confirmCustomerEmailVerification and
+  // send/confirmCustomerPhoneVerification): sends take no body and answer 204.
+  const contact = { tags: ["Contact verification"], params: CustomerParams };
+  const send = { ...contact, body: EmptyBody, response: { 204: Type.Null(), ...errorResponses } };
+  const confirm = {
+    ...contact,
+    body: ContactVerificationConfirmBody,
+    response: { 200: Customer, ...errors },
+  };
   app.post(
-    "/contact-verification",
-    { schema: { tags: contact, body: ContactVerificationBody, response: { 201: ScaChallenge, ...errors } } },
-    async (request, reply) =>
-      reply.code(201).send(await startContactVerification(deps, request.caller, request.body)),
-  );
-  app.post(
-    "/contact-verification/complete",
+    "/customers/:customerId/verify-email",
     {
-      schema: {
-        tags: contact,
-        body: ContactVerificationCompleteBody,
-        response: { 200: ContactVerification, ...errors },
-      },
+      config: { optionalBody: true },
+      schema: { ...send, description: "Sends a code to the customer's email." },
     },
-    async (request) => completeContactVerification(deps, request.caller, request.body),
+    async (request, reply) => {
+      await sendContactVerification(deps, request.caller, request.params.customerId, "EMAIL");
+      return reply.code(204).send(null);
+    },
   );
-  app.get(
-    "/contact-verification/:customerId",
-    { schema: { tags: contact, params: CustomerParams, response: { 200: ContactVerification, ...errors } } },
-    async (request) => getContactVerification(deps, request.caller, request.params.customerId),
+  app.post(
+    "/customers/:customerId/verify-email/confirm",
+    { schema: { ...confirm, description: "Proves the email with the code sent to it." } },
+    async (request) =>
+      confirmContactVerification(deps, request.caller, request.params.customerId, "EMAIL", request.body.code),
+  );
+  app.post(
+    "/customers/:customerId/verify-phone",
+    {
+      config: { optionalBody: true },
+      schema: { ...send, description: "Sends a code by SMS to the customer's phoneNumber." },
+    },
+    async (request, reply) => {
+      await sendContactVerification(deps, request.caller, request.params.customerId, "PHONE");
+      return reply.code(204).send(null);
+    },
+  );
+  app.post(
+    "/customers/:customerId/verify-phone/confirm",
+    { schema: { ...confirm, description: "Proves the phoneNumber with the code sent to it." } },
+    async (request) =>
+      confirmContactVerification(deps, request.caller, request.params.customerId, "PHONE", request.body.code),
   );
 
   const beneficiaries = { tags: ["External accounts"], params: ExternalAccountParams };

@@ -26,7 +26,7 @@ export type PasskeyAssertion = Static<typeof PasskeyAssertion>;
 export const ScaChallenge = Type.Object({
   requestId: Type.String({ description: "`Request:<uuid>`; single use." }),
   customerId: Type.String(),
-  purpose: StringEnum(["LOGIN", "CONTACT_EMAIL", "CONTACT_PHONE", "UNTRUST_BENEFICIARY", "PAYMENT"]),
+  purpose: StringEnum(["LOGIN", "UNTRUST_BENEFICIARY", "PAYMENT"]),
   factor: ScaFactor,
   challenge: Type.Optional(
     Type.String({ description: "PASSKEY only: lowercase hex; UTF-8 encode it as the WebAuthn challenge." }),
@@ -57,23 +57,9 @@ export type ScaSession = Static<typeof ScaSession>;
 
 export const SessionParams = Type.Object({ sessionId: Type.String() });
 
-export const ContactVerificationBody = object({ customerId: Id, channel: StringEnum(["EMAIL", "PHONE"]) });
-export type ContactVerificationBody = Static<typeof ContactVerificationBody>;
-
-export const ContactVerificationCompleteBody = object({ requestId: Id, code: Code });
-export type ContactVerificationCompleteBody = Static<typeof ContactVerificationCompleteBody>;
-
-/** Which of the customer's current contact values are proven (a changed value is unverified again). */
-export const ContactVerification = Type.Object({
-  customerId: Type.String(),
-  email: Type.Optional(Type.String()),
-  emailVerified: Type.Boolean(),
-  emailVerifiedAt: Type.Optional(DateTime()),
-  phoneNumber: Type.Optional(Type.String()),
-  phoneVerified: Type.Boolean(),
-  phoneVerifiedAt: Type.Optional(DateTime()),
-});
-export type ContactVerification = Static<typeof ContactVerification>;
+/** The hosted API's `ContactVerificationConfirmRequest`: the code sent by `/verify-email` or `/verify-phone`. */
+export const ContactVerificationConfirmBody = object({ code: Code });
+export type ContactVerificationConfirmBody = Static<typeof ContactVerificationConfirmBody>;
 
 export const CustomerParams = Type.Object({ customerId: Type.String() });
 

@@ -121,17 +121,21 @@ export async function insertChallenge(tx: Tx, row: ChallengeRow): Promise<void> 
   );
 }
 
-/** Open challenges of the same purpose (and subject) are abandoned when a new one is issued. */
+/**
+ * Open challenges of the same purpose (and subject) are abandoned when a new one is issued; without
+ * `subjectId` (undefined), those of every subject.
+ */
 export async function abandonOpenChallenges(
   tx: Tx,
   customerId: string,
   purposes: ChallengePurpose[],
-  subjectId: string | null,
+  subjectId?: string | null,
 ): Promise<void> {
+  const subject = subjectId === undefined ? "" : " AND subject_id IS NOT DISTINCT FROM $3";
   await tx.query(
     `UPDATE sca_challenges SET state = 'ABANDONED'
-     WHERE customer_id = $1 AND purpose = ANY($2) AND state = 'OPEN' AND subject_id IS NOT DISTINCT FROM $3`,
-    [customerId, purposes, subjectId],
+     WHERE customer_id = $1 AND purpose = ANY($2) AND state = 'OPEN'${subject}`,
+    subjectId === undefined ? [customerId, purposes] : [customerId, purposes, subjectId],
   );
 }
 
@@ -151,16 +155,18 @@ export async function findChallenge(db: Executor, platformId: string, id: string
   return row;
 }
 
+/** The customer's newest open challenge of `purpose` (of `subjectId` when given), locked. */
 export async function latestOpenChallenge(
   tx: Tx,
   customerId: string,
   purpose: ChallengePurpose,
-  subjectId: string,
+  subjectId?: string,
 ) {
+  const subject = subjectId === undefined ? "" : " AND subject_id = $3";
   const [row] = await tx.query<ChallengeRow>(
-    `SELECT * FROM sca_challenges WHERE customer_id = $1 AND purpose = $2 AND subject_id = $3 AND state = 'OPEN'
+    `SELECT * FROM sca_challenges WHERE customer_id = $1 AND purpose = $2${subject} AND state = 'OPEN'
      ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
-    [customerId, purpose, subjectId],
+    subjectId === undefined ? [customerId, purpose] : [customerId, purpose, subjectId],
   );
   return row;
 }

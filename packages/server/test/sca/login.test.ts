@@ -193,13 +193,18 @@ describe("SCA and contact-verification endpoints answer 409 CONFLICT for custome
       const customerId = created.body.id;
       const calls = [
         client.post<ErrorBody>("/sca/login", { customerId }),
-        client.post<ErrorBody>("/contact-verification", { customerId, channel: "EMAIL" }),
-        client.get<ErrorBody>(`/contact-verification/${customerId}`),
+        client.post<ErrorBody>(`/customers/${customerId}/verify-email`),
+        client.post<ErrorBody>(`/customers/${customerId}/verify-email/confirm`, { code: "000000" }),
+        client.post<ErrorBody>(`/customers/${customerId}/verify-phone`),
+        client.post<ErrorBody>(`/customers/${customerId}/verify-phone/confirm`, { code: "000000" }),
       ];
       for (const res of await Promise.all(calls)) {
         expect(res.status).toBe(409);
         expect(res.body).toMatchObject({ code: "CONFLICT", reason: expect.stringMatching(/region/) });
       }
+      // Contact verification does not apply to them: their Customer has no contactVerification.
+      const customer = await client.get<Record<string, unknown>>(`/customers/${customerId}`);
+      expect(customer.body.contactVerification).toBeUndefined();
     },
   );
 

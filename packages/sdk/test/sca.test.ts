@@ -131,7 +131,7 @@ describe("SCA login through the SDK", () => {
     const externalId = await bankAccount(paysvc, customerId);
     const session = await paysvc.sca.login(customerId, OTP);
     expect((await paysvc.sca.revokeSession(session.id)).lastResponse.status).toBe(204);
-    await expect(paysvc.sca.trustBeneficiary(externalId)).rejects.toMatchObject({
+    await expect(paysvc.sca.startBeneficiaryTrust(externalId)).rejects.toMatchObject({
       status: 409,
       code: "SCA_SESSION_REQUIRED",
     });
@@ -146,28 +146,55 @@ describe("SCA login through the SDK", () => {
 });
 
 describe("trusted beneficiaries through the SDK", () => {
-  test("trusting without a live SCA session is ConflictError SCA_SESSION_REQUIRED; after login it is TRUSTED", async () => {
+  test("trusting without a live SCA session is ConflictError SCA_SESSION_REQUIRED", async () => {
     const { paysvc } = await platform();
     const { customerId } = await scaCustomer(paysvc);
     const externalId = await bankAccount(paysvc, customerId);
-    const refused = paysvc.sca.trustBeneficiary(externalId);
+    const refused = paysvc.sca.startBeneficiaryTrust(externalId);
     await expect(refused).rejects.toBeInstanceOf(ConflictError);
     await expect(refused).rejects.toMatchObject({ status: 409, code: "SCA_SESSION_REQUIRED" });
-    await paysvc.sca.login(customerId, OTP);
-    expect((await paysvc.sca.trustBeneficiary(externalId)).beneficiaryTrustStatus).toBe("TRUSTED");
   });
 
-  test("untrustBeneficiary answers a challenge; confirmUntrust with the code makes it UNTRUSTED", async () => {
+  test("startBeneficiaryTrust answers a challenge (200); confirmBeneficiaryTrust with the code trusts the account", async () => {
     const { paysvc } = await platform();
     const { customerId } = await scaCustomer(paysvc);
     await paysvc.sca.login(customerId, OTP);
     const externalId = await bankAccount(paysvc, customerId);
-    await paysvc.sca.trustBeneficiary(externalId);
-    const challenge = await paysvc.sca.untrustBeneficiary(externalId);
-    expect(challenge).toMatchObject({ customerId, purpose: "UNTRUST_BENEFICIARY" });
-    expect(challenge.lastResponse.status).toBe(201);
-    const confirmed = await paysvc.sca.confirmUntrust(externalId, OTP);
-    expect(confirmed.beneficiaryTrustStatus).toBe("UNTRUSTED");
+    const started = await paysvc.sca.startBeneficiaryTrust(externalId);
+    expect(started.lastResponse.status).toBe(200);
+    expect(started.scaChallenge).toMatchObject({ customerId, purpose: "TRUST_BENEFICIARY", factor: "OTP" });
+    const confirmed = await paysvc.sca.confirmBeneficiaryTrust(externalId, {
+      challengeId: started.scaChallenge?.requestId,
+      code: OTP,
+    });
+    expect(confirmed).toMatchObject({ trusted: true });
+    expect((await paysvc.externalAccounts.get(externalId)).beneficiaryTrustStatus).toBe("TRUSTED");
+  });
+
+  test("startBeneficiaryUntrust answers a challenge; confirmBeneficiaryUntrust with the code untrusts the account", async () => {
+    const { paysvc } = await platform();
+    const { customerId } = await scaCustomer(paysvc);
+    await paysvc.sca.login(customerId, OTP);
+    const externalId = await bankAccount(paysvc, customerId);
+    await paysvc.sca.startBeneficiaryTrust(externalId);
+    await paysvc.sca.confirmBeneficiaryTrust(externalId, { code: OTP });
+    const started = await paysvc.sca.startBeneficiaryUntrust(externalId);
+    expect(started.lastResponse.status).toBe(200);
+    expect(started.scaChallenge).toMatchObject({ customerId, purpose: "UNTRUST_BENEFICIARY" });
+    const confirmed = await paysvc.sca.confirmBeneficiaryUntrust(externalId, { code: OTP });
+    expect(confirmed).toMatchObject({ trusted: false });
+    expect((await paysvc.externalAccounts.get(externalId)).beneficiaryTrustStatus).toBe("UNTRUSTED");
+  });
+
+  test("a wrong code is BadRequestError INVALID_INPUT on code", async () => {
+    const { paysvc } = await platform();
+    const { customerId } = await scaCustomer(paysvc);
+    await paysvc.sca.login(customerId, OTP);
+    const externalId = await bankAccount(paysvc, customerId);
+    await paysvc.sca.startBeneficiaryTrust(externalId);
+    const refused = paysvc.sca.confirmBeneficiaryTrust(externalId, { code: "111111" });
+    await expect(refused).rejects.toBeInstanceOf(BadRequestError);
+    await expect(refused).rejects.toMatchObject({ code: "INVALID_INPUT" });
   });
 });
 

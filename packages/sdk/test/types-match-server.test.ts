@@ -153,7 +153,11 @@ test("SDK stablecoin, agent, SCA, invitation and exchange-rate wire types equal 
     Static<ScaSchemas["ContactVerificationConfirmBody"]>
   >();
   expectTypeOf<sdk.ContactVerification>().toEqualTypeOf<Static<typeof customers.ContactVerification>>();
-  expectTypeOf<{ code: string }>().toEqualTypeOf<Static<ScaSchemas["ConfirmUntrustBody"]>>();
+  expectTypeOf<sdk.BeneficiaryTrustStart>().toEqualTypeOf<Static<ScaSchemas["BeneficiaryTrustStart"]>>();
+  expectTypeOf<sdk.BeneficiaryTrustConfirmRequest>().toEqualTypeOf<
+    Static<ScaSchemas["BeneficiaryTrustConfirmRequest"]>
+  >();
+  expectTypeOf<sdk.BeneficiaryTrustConfirm>().toEqualTypeOf<Static<ScaSchemas["BeneficiaryTrustConfirm"]>>();
   expectTypeOf<sdk.Quote>().toEqualTypeOf<Static<QuoteSchemas["Quote"]>>();
   expectTypeOf<sdk.QuoteSource>().toEqualTypeOf<Static<QuoteSchemas["QuoteSource"]>>();
   expectTypeOf<sdk.QuoteDestination>().toEqualTypeOf<Static<QuoteSchemas["QuoteDestination"]>>();

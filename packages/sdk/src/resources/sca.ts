@@ -5,8 +5,10 @@ import {
   type RequestOptions,
   type RequestSender,
 } from "../core/request.js";
-import type { ExternalAccount } from "../types/external-accounts.js";
 import type {
+  BeneficiaryTrustConfirm,
+  BeneficiaryTrustConfirmRequest,
+  BeneficiaryTrustStart,
   ContactVerificationConfirmBody,
   Customer,
   EnrollScaPasskeyBody,
@@ -139,35 +141,58 @@ export class ScaResource {
     return this.#sender.send("POST", path`/customers/${customerId}/verify-phone/confirm`, { body, options });
   }
 
-  /** `POST /customers/external-accounts/{id}/trust`: payouts to it skip the per-payment challenge. */
-  async trustBeneficiary(
+  /**
+   * `POST /customers/external-accounts/{id}/trust` (`startBeneficiaryTrust`): a challenge for the customer;
+   * the account is trusted (payouts to it skip the per-payment challenge) once `confirmBeneficiaryTrust`
+   * answers it. An account already trusted answers without `scaChallenge`.
+   */
+  async startBeneficiaryTrust(
     externalAccountId: string,
     options?: RequestOptions,
-  ): Promise<ApiResult<ExternalAccount>> {
+  ): Promise<ApiResult<BeneficiaryTrustStart>> {
     return this.#sender.send("POST", path`/customers/external-accounts/${externalAccountId}/trust`, {
       options,
     });
   }
 
-  /** `POST /customers/external-accounts/{id}/untrust` → `201`: a challenge; `confirmUntrust` with its code. */
-  async untrustBeneficiary(
+  /** `POST /customers/external-accounts/{id}/trust/confirm` (`confirmBeneficiaryTrust`) → `{ trusted: true }`. */
+  async confirmBeneficiaryTrust(
+    externalAccountId: string,
+    body: BeneficiaryTrustConfirmRequest,
+    options?: RequestOptions,
+  ): Promise<ApiResult<BeneficiaryTrustConfirm>> {
+    return this.#sender.send("POST", path`/customers/external-accounts/${externalAccountId}/trust/confirm`, {
+      body,
+      options,
+    });
+  }
+
+  /**
+   * `POST /customers/external-accounts/{id}/untrust` (`startBeneficiaryUntrust`): a challenge; the account
+   * stays trusted (and cannot be deleted) until `confirmBeneficiaryUntrust` answers it.
+   */
+  async startBeneficiaryUntrust(
     externalAccountId: string,
     options?: RequestOptions,
-  ): Promise<ApiResult<ScaChallenge>> {
+  ): Promise<ApiResult<BeneficiaryTrustStart>> {
     return this.#sender.send("POST", path`/customers/external-accounts/${externalAccountId}/untrust`, {
       options,
     });
   }
 
-  /** `POST /customers/external-accounts/{id}/confirm {code}`: completes an untrust. */
-  async confirmUntrust(
+  /** `POST /customers/external-accounts/{id}/untrust/confirm` (`confirmBeneficiaryUntrust`) → `{ trusted: false }`. */
+  async confirmBeneficiaryUntrust(
     externalAccountId: string,
-    code: string,
+    body: BeneficiaryTrustConfirmRequest,
     options?: RequestOptions,
-  ): Promise<ApiResult<ExternalAccount>> {
-    return this.#sender.send("POST", path`/customers/external-accounts/${externalAccountId}/confirm`, {
-      body: { code },
-      options,
-    });
+  ): Promise<ApiResult<BeneficiaryTrustConfirm>> {
+    return this.#sender.send(
+      "POST",
+      path`/customers/external-accounts/${externalAccountId}/untrust/confirm`,
+      {
+        body,
+        options,
+      },
+    );
   }
 }

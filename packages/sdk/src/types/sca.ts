@@ -5,7 +5,7 @@
 
 /** OTP: a 6-digit code sent to the customer's phone (else e-mail). PASSKEY: the enrolled passkey. */
 export type ScaFactor = "OTP" | "PASSKEY";
-export type ScaPurpose = "LOGIN" | "UNTRUST_BENEFICIARY" | "PAYMENT";
+export type ScaPurpose = "LOGIN" | "TRUST_BENEFICIARY" | "UNTRUST_BENEFICIARY" | "PAYMENT";
 
 /** A WebAuthn assertion (`navigator.credentials.get`), base64url fields. */
 export interface ScaPasskeyAssertion {
@@ -80,4 +80,29 @@ export interface ScaPasskey {
  */
 export interface ContactVerificationConfirmBody {
   code: string;
+}
+
+/**
+ * The answer to `/trust` or `/untrust` (the hosted API's `BeneficiaryTrustStart`): the challenge to answer
+ * with `confirmBeneficiaryTrust` / `confirmBeneficiaryUntrust`; absent when `/trust` finds it trusted.
+ */
+export interface BeneficiaryTrustStart {
+  scaChallenge?: ScaChallenge;
+}
+
+/**
+ * The body of `/trust/confirm` and `/untrust/confirm` (`BeneficiaryTrustConfirmRequest`): `code` for an OTP
+ * challenge (sandbox `000000`), or `passkeyAssertion` with `origin`; `challengeId` is the challenge's
+ * `requestId` (default: the account's open one).
+ */
+export interface BeneficiaryTrustConfirmRequest {
+  challengeId?: string | null;
+  code?: string | null;
+  passkeyAssertion?: ScaPasskeyAssertion | null;
+  origin?: string | null;
+}
+
+/** The answer to a trust confirmation (`BeneficiaryTrustConfirm`): whether the account is now trusted. */
+export interface BeneficiaryTrustConfirm {
+  trusted: boolean;
 }

@@ -3,16 +3,18 @@ import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { ErrorBody, errorResponses } from "../core/http/schemas.js";
 import { Customer } from "../customers/schemas.js";
-import { ExternalAccount, ExternalAccountParams } from "../external-accounts/schemas.js";
+import { ExternalAccountParams } from "../external-accounts/schemas.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { Quote } from "../quotes/schemas.js";
-import { confirmUntrust, startUntrust, trustBeneficiary } from "./beneficiaries.js";
+import { confirmTrustChange, startTrust, startUntrust, type TrustChange } from "./beneficiaries.js";
 import { confirmContactVerification, sendContactVerification } from "./contact-verification.js";
 import { deletePasskey, enrollPasskey } from "./passkeys.js";
 import { completePayment } from "./payments.js";
 import {
+  BeneficiaryTrustConfirm,
+  BeneficiaryTrustConfirmRequest,
+  BeneficiaryTrustStart,
   CompleteBody,
-  ConfirmUntrustBody,
   ContactVerificationConfirmBody,
   CustomerParams,
   EmptyBody,
@@ -123,34 +125,38 @@ export const scaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonly 
       confirmContactVerification(deps, request.caller, request.params.customerId, "PHONE", request.body.code),
   );
 
+  // The hosted API's beneficiary trust (start/confirmBeneficiaryTrust, start/confirmBeneficiaryUntrust):
+  // each change is a challenge (200 BeneficiaryTrustStart) and its answer (200 BeneficiaryTrustConfirm).
   const beneficiaries = { tags: ["External accounts"], params: ExternalAccountParams };
+  const start = { ...beneficiaries, body: EmptyBody, response: { 200: BeneficiaryTrustStart, ...errors } };
+  const confirmChange = {
+    ...beneficiaries,
+    body: BeneficiaryTrustConfirmRequest,
+    response: { 200: BeneficiaryTrustConfirm, ...errors },
+  };
+  const trustPath = "/customers/external-accounts/:externalAccountId";
   app.post(
-    "/customers/external-accounts/:externalAccountId/trust",
+    `${trustPath}/trust`,
+    { config: { optionalBody: true }, schema: { ...start, description: "Starts trusting the beneficiary." } },
+    async (request) => startTrust(deps, request.caller, request.params.externalAccountId),
+  );
+  app.post(
+    `${trustPath}/untrust`,
     {
       config: { optionalBody: true },
-      schema: { ...beneficiaries, body: EmptyBody, response: { 200: ExternalAccount, ...errors } },
+      schema: { ...start, description: "Starts untrusting the beneficiary." },
     },
-    async (request) => trustBeneficiary(deps, request.caller, request.params.externalAccountId),
+    async (request) => startUntrust(deps, request.caller, request.params.externalAccountId),
   );
-  app.post(
-    "/customers/external-accounts/:externalAccountId/untrust",
-    {
-      config: { optionalBody: true },
-      schema: { ...beneficiaries, body: EmptyBody, response: { 201: ScaChallenge, ...errors } },
-    },
-    async (request, reply) =>
-      reply.code(201).send(await startUntrust(deps, request.caller, request.params.externalAccountId)),
-  );
-  app.post(
-    "/customers/external-accounts/:externalAccountId/confirm",
-    {
-      schema: {
-        ...beneficiaries,
-        body: ConfirmUntrustBody,
-        response: { 200: ExternalAccount, ...errors },
-      },
-    },
-    async (request) =>
-      confirmUntrust(deps, request.caller, request.params.externalAccountId, request.body.code),
-  );
+  // `/confirm` is the interface's name for the untrust confirmation (spec, "Other endpoints").
+  const confirms: [string, TrustChange, string][] = [
+    ["/trust/confirm", "TRUST", "Answers the /trust challenge: the account is trusted."],
+    ["/untrust/confirm", "UNTRUST", "Answers the /untrust challenge: the account is no longer trusted."],
+    ["/confirm", "UNTRUST", "The same as /untrust/confirm."],
+  ];
+  for (const [step, change, description] of confirms) {
+    app.post(`${trustPath}${step}`, { schema: { ...confirmChange, description } }, async (request) =>
+      confirmTrustChange(deps, request.caller, request.params.externalAccountId, request.body, change),
+    );
+  }
 };

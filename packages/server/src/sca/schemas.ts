@@ -26,7 +26,7 @@ export type PasskeyAssertion = Static<typeof PasskeyAssertion>;
 export const ScaChallenge = Type.Object({
   requestId: Type.String({ description: "`Request:<uuid>`; single use." }),
   customerId: Type.String(),
-  purpose: StringEnum(["LOGIN", "UNTRUST_BENEFICIARY", "PAYMENT"]),
+  purpose: StringEnum(["LOGIN", "TRUST_BENEFICIARY", "UNTRUST_BENEFICIARY", "PAYMENT"]),
   factor: ScaFactor,
   challenge: Type.Optional(
     Type.String({ description: "PASSKEY only: lowercase hex; UTF-8 encode it as the WebAuthn challenge." }),
@@ -93,5 +93,28 @@ export const PasskeyParams = Type.Object({ passkeyId: Type.String() });
 /** `/trust` and `/untrust` take no fields (an empty body, or none). */
 export const EmptyBody = object({});
 
-export const ConfirmUntrustBody = object({ code: Code });
-export type ConfirmUntrustBody = Static<typeof ConfirmUntrustBody>;
+/**
+ * The hosted API's `BeneficiaryTrustStart` (`/trust`, `/untrust`): the challenge that `/trust/confirm` or
+ * `/untrust/confirm` answers; absent when nothing is to change (`/trust` of a trusted account).
+ */
+export const BeneficiaryTrustStart = Type.Object({ scaChallenge: Type.Optional(ScaChallenge) });
+export type BeneficiaryTrustStart = Static<typeof BeneficiaryTrustStart>;
+
+const nullable = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) =>
+  Type.Optional(Type.Union([schema, Type.Null()]));
+
+/**
+ * The hosted API's `BeneficiaryTrustConfirmRequest`: `code` (OTP challenge) or `passkeyAssertion` with
+ * `origin` (PASSKEY challenge); `challengeId` names the challenge, else the account's open one is answered.
+ */
+export const BeneficiaryTrustConfirmRequest = object({
+  challengeId: nullable(Type.String({ minLength: 1, maxLength: 100, description: "`Request:<uuid>`" })),
+  code: nullable(Code),
+  passkeyAssertion: nullable(PasskeyAssertion),
+  origin: nullable(Type.String({ minLength: 1, maxLength: 2048 })),
+});
+export type BeneficiaryTrustConfirmRequest = Static<typeof BeneficiaryTrustConfirmRequest>;
+
+/** The hosted API's `BeneficiaryTrustConfirm`: whether the account is now a trusted beneficiary. */
+export const BeneficiaryTrustConfirm = Type.Object({ trusted: Type.Boolean() });
+export type BeneficiaryTrustConfirm = Static<typeof BeneficiaryTrustConfirm>;

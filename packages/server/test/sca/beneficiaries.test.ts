@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { BeneficiaryTrustConfirm, BeneficiaryTrustStart } from "../../src/sca/schemas.js";
 import { startServer, type TestClient, type TestServer } from "../harness.js";
 import {
   advanceBy,
@@ -7,7 +8,6 @@ import {
   type ExternalAccount,
   login,
   platformClient,
-  type ScaChallenge,
   scaCustomer,
 } from "./helpers.js";
 
@@ -17,37 +17,114 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** A logged-in SCA customer with one bank account, trusted when `trusted`. */
+const path = (id: string, step = "") => `/customers/external-accounts/${id}${step}`;
+
+/** Starts a trust change (`/trust` or `/untrust`) and answers it on `confirm` (its `/confirm` path). */
+async function change(
+  client: TestClient,
+  externalId: string,
+  step: string,
+  confirm = `${step}/confirm`,
+  code = "000000",
+) {
+  const started = await client.post<BeneficiaryTrustStart>(path(externalId, step));
+  expect(started.status).toBe(200);
+  return client.post<BeneficiaryTrustConfirm & ErrorBody>(path(externalId, confirm), { code });
+}
+
+/** A logged-in SCA customer with one bank account, trusted (two steps) when `trusted`. */
 async function beneficiary(client: TestClient, trusted = true) {
   const { customerId } = await scaCustomer(client, { funds: 0 });
   const session = await login(client, customerId);
   const externalId = await bankAccount(client, customerId);
-  if (trusted)
-    expect((await client.post(`/customers/external-accounts/${externalId}/trust`)).status).toBe(200);
+  if (trusted) expect((await change(client, externalId, "/trust")).body).toEqual({ trusted: true });
   return { customerId, externalId, session };
 }
 
-const path = (id: string, step = "") => `/customers/external-accounts/${id}${step}`;
-
-async function untrustAndConfirm(client: TestClient, externalId: string, code = "000000") {
-  const started = await client.post<ScaChallenge>(path(externalId, "/untrust"));
-  expect(started.status).toBe(201);
-  return client.post<ExternalAccount & ErrorBody>(path(externalId, "/confirm"), { code });
-}
+const status = async (client: TestClient, id: string) =>
+  (await client.get<ExternalAccount>(path(id))).body.beneficiaryTrustStatus;
 
 describe("trusted beneficiaries (external accounts)", () => {
-  test("a new external account is UNTRUSTED; /trust under a live SCA session makes it TRUSTED", async () => {
+  test("/trust answers 200 with an OTP scaChallenge and the account stays UNTRUSTED until /trust/confirm", async () => {
+    const client = await platformClient(server);
+    const { customerId, externalId } = await beneficiary(client, false);
+    expect(await status(client, externalId)).toBe("UNTRUSTED");
+    const started = await client.post<BeneficiaryTrustStart>(path(externalId, "/trust"));
+    expect(started.status).toBe(200);
+    expect(started.body.scaChallenge).toMatchObject({
+      requestId: expect.stringMatching(/^Request:/),
+      customerId,
+      purpose: "TRUST_BENEFICIARY",
+      factor: "OTP",
+    });
+    expect(await status(client, externalId)).toBe("UNTRUSTED");
+  });
+
+  test("/trust/confirm with the code answers 200 {trusted: true} and the account is TRUSTED", async () => {
     const client = await platformClient(server);
     const { externalId } = await beneficiary(client, false);
-    expect((await client.get<ExternalAccount>(path(externalId))).body.beneficiaryTrustStatus).toBe(
-      "UNTRUSTED",
-    );
-    const trusted = await client.post<ExternalAccount>(path(externalId, "/trust"));
-    expect(trusted.status).toBe(200);
-    expect(trusted.body.beneficiaryTrustStatus).toBe("TRUSTED");
-    expect((await client.get<ExternalAccount>(path(externalId))).body.beneficiaryTrustStatus).toBe("TRUSTED");
-    const again = await client.post<ExternalAccount>(path(externalId, "/trust"));
-    expect(again.body.beneficiaryTrustStatus).toBe("TRUSTED");
+    const confirmed = await change(client, externalId, "/trust");
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toEqual({ trusted: true });
+    expect(await status(client, externalId)).toBe("TRUSTED");
+  });
+
+  test("/trust of a trusted account answers 200 without a challenge and changes nothing", async () => {
+    const client = await platformClient(server);
+    const { externalId } = await beneficiary(client);
+    const again = await client.post<BeneficiaryTrustStart>(path(externalId, "/trust"));
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({});
+    expect(await status(client, externalId)).toBe("TRUSTED");
+  });
+
+  test("/trust/confirm answers the challenge named by challengeId", async () => {
+    const client = await platformClient(server);
+    const { externalId } = await beneficiary(client, false);
+    const started = await client.post<BeneficiaryTrustStart>(path(externalId, "/trust"));
+    const res = await client.post<BeneficiaryTrustConfirm>(path(externalId, "/trust/confirm"), {
+      challengeId: started.body.scaChallenge?.requestId,
+      code: "000000",
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ trusted: true });
+  });
+
+  test("a challengeId that is not this account's trust challenge is 404 REQUEST_NOT_FOUND", async () => {
+    const client = await platformClient(server);
+    const { externalId } = await beneficiary(client, false);
+    const { customerId: otherCustomer } = await scaCustomer(client, { funds: 0 });
+    await login(client, otherCustomer);
+    const otherAccount = await bankAccount(client, otherCustomer);
+    const other = await client.post<BeneficiaryTrustStart>(path(otherAccount, "/trust"));
+    await client.post(path(externalId, "/trust"));
+    for (const challengeId of [other.body.scaChallenge?.requestId, "Request:nope"]) {
+      const res = await client.post<ErrorBody>(path(externalId, "/trust/confirm"), {
+        challengeId,
+        code: "000000",
+      });
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe("REQUEST_NOT_FOUND");
+    }
+    expect(await status(client, externalId)).toBe("UNTRUSTED");
+  });
+
+  test("/trust/confirm without a waiting /trust is 409 CONFLICT", async () => {
+    const client = await platformClient(server);
+    const { externalId } = await beneficiary(client, false);
+    const res = await client.post<ErrorBody>(path(externalId, "/trust/confirm"), { code: "000000" });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe("CONFLICT");
+  });
+
+  test("a waiting /untrust cannot be answered on /trust/confirm: 409 CONFLICT, still TRUSTED", async () => {
+    const client = await platformClient(server);
+    const { externalId } = await beneficiary(client);
+    expect((await client.post(path(externalId, "/untrust"))).status).toBe(200);
+    const res = await client.post<ErrorBody>(path(externalId, "/trust/confirm"), { code: "000000" });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe("CONFLICT");
+    expect(await status(client, externalId)).toBe("TRUSTED");
   });
 
   test("deleting a trusted beneficiary is 409 BENEFICIARY_TRUSTED", async () => {
@@ -59,48 +136,88 @@ describe("trusted beneficiaries (external accounts)", () => {
     expect((await client.get(path(externalId))).status).toBe(200);
   });
 
-  test("untrust then confirm makes it UNTRUSTED, after which delete works (204)", async () => {
+  test("/untrust answers 200 with an UNTRUST_BENEFICIARY challenge; the account stays TRUSTED and undeletable", async () => {
     const client = await platformClient(server);
     const { customerId, externalId } = await beneficiary(client);
-    const started = await client.post<ScaChallenge>(path(externalId, "/untrust"));
-    expect(started.status).toBe(201);
-    expect(started.body).toMatchObject({ customerId, purpose: "UNTRUST_BENEFICIARY", factor: "OTP" });
-    // Step one alone changes nothing: still trusted, still not deletable.
-    expect((await client.get<ExternalAccount>(path(externalId))).body.beneficiaryTrustStatus).toBe("TRUSTED");
-    expect((await client.delete(path(externalId))).status).toBe(409);
-    const confirmed = await client.post<ExternalAccount>(path(externalId, "/confirm"), {
-      code: "000000",
+    const started = await client.post<BeneficiaryTrustStart>(path(externalId, "/untrust"));
+    expect(started.status).toBe(200);
+    expect(started.body.scaChallenge).toMatchObject({
+      customerId,
+      purpose: "UNTRUST_BENEFICIARY",
+      factor: "OTP",
     });
+    expect(await status(client, externalId)).toBe("TRUSTED");
+    expect((await client.delete(path(externalId))).status).toBe(409);
+  });
+
+  test("/untrust/confirm answers 200 {trusted: false}, after which delete works (204)", async () => {
+    const client = await platformClient(server);
+    const { externalId } = await beneficiary(client);
+    const confirmed = await change(client, externalId, "/untrust");
     expect(confirmed.status).toBe(200);
-    expect(confirmed.body.beneficiaryTrustStatus).toBe("UNTRUSTED");
+    expect(confirmed.body).toEqual({ trusted: false });
+    expect(await status(client, externalId)).toBe("UNTRUSTED");
     expect((await client.delete(path(externalId))).status).toBe(204);
+  });
+
+  test("/confirm (the interface's name) confirms an untrust like /untrust/confirm", async () => {
+    const client = await platformClient(server);
+    const { externalId } = await beneficiary(client);
+    const confirmed = await change(client, externalId, "/untrust", "/confirm");
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toEqual({ trusted: false });
+    expect(await status(client, externalId)).toBe("UNTRUSTED");
   });
 
   test("a wrong confirmation code is 400 INVALID_INPUT on code and the account stays TRUSTED", async () => {
     const client = await platformClient(server);
     const { externalId } = await beneficiary(client);
-    const wrong = await untrustAndConfirm(client, externalId, "111111");
+    const wrong = await change(client, externalId, "/untrust", "/untrust/confirm", "111111");
     expect(wrong.status).toBe(400);
     expect(wrong.body.details?.errors).toEqual([expect.objectContaining({ field: "code" })]);
-    expect((await client.get<ExternalAccount>(path(externalId))).body.beneficiaryTrustStatus).toBe("TRUSTED");
+    expect(await status(client, externalId)).toBe("TRUSTED");
   });
 
-  test("/confirm without a waiting /untrust is 409 CONFLICT", async () => {
+  test("a confirm body without code (or passkeyAssertion with origin) is 400 INVALID_INPUT; no body is 400 INVALID_REQUEST_FORMAT", async () => {
     const client = await platformClient(server);
     const { externalId } = await beneficiary(client);
-    const res = await client.post<ErrorBody>(path(externalId, "/confirm"), { code: "000000" });
-    expect(res.status).toBe(409);
-    expect(res.body.code).toBe("CONFLICT");
+    await client.post(path(externalId, "/untrust"));
+    const bodies = [{}, { code: null }, { code: "12345" }, { code: "000000", extra: 1 }];
+    for (const body of bodies) {
+      const res = await client.post<ErrorBody>(path(externalId, "/untrust/confirm"), body);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("INVALID_INPUT");
+    }
+    const none = await client.post<ErrorBody>(path(externalId, "/untrust/confirm"));
+    expect(none.status).toBe(400);
+    expect(none.body.code).toBe("INVALID_REQUEST_FORMAT");
+    const assertion = { credentialId: "a", clientDataJson: "b", authenticatorData: "c", signature: "d" };
+    const noOrigin = await client.post<ErrorBody>(path(externalId, "/untrust/confirm"), {
+      passkeyAssertion: assertion,
+    });
+    expect(noOrigin.status).toBe(400);
+    expect(noOrigin.body.details?.errors).toEqual([expect.objectContaining({ field: "origin" })]);
+    expect(await status(client, externalId)).toBe("TRUSTED");
+  });
+
+  test("/untrust/confirm without a waiting /untrust is 409 CONFLICT", async () => {
+    const client = await platformClient(server);
+    const { externalId } = await beneficiary(client);
+    for (const step of ["/untrust/confirm", "/confirm"]) {
+      const res = await client.post<ErrorBody>(path(externalId, step), { code: "000000" });
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe("CONFLICT");
+    }
   });
 
   test("an untrust left unconfirmed past its 5 minutes cannot be confirmed: 409 CONFLICT, still TRUSTED", async () => {
     const client = await platformClient(server);
     const { externalId } = await beneficiary(client);
-    expect((await client.post(path(externalId, "/untrust"))).status).toBe(201);
+    expect((await client.post(path(externalId, "/untrust"))).status).toBe(200);
     await advanceBy(client, 5 * 60_000 + 1_000);
-    const late = await client.post<ErrorBody>(path(externalId, "/confirm"), { code: "000000" });
+    const late = await client.post<ErrorBody>(path(externalId, "/untrust/confirm"), { code: "000000" });
     expect(late.status).toBe(409);
-    expect((await client.get<ExternalAccount>(path(externalId))).body.beneficiaryTrustStatus).toBe("TRUSTED");
+    expect(await status(client, externalId)).toBe("TRUSTED");
   });
 
   test("/untrust of an account that is not trusted is 409 CONFLICT", async () => {
@@ -120,8 +237,11 @@ describe("trusted beneficiaries (external accounts)", () => {
       expect(res.status).toBe(409);
       expect(res.body.code).toBe("SCA_SESSION_REQUIRED");
     }
-    const confirm = await client.post<ErrorBody>(path(externalId, "/confirm"), { code: "000000" });
-    expect(confirm.body.code).toBe("SCA_SESSION_REQUIRED");
+    for (const step of ["/trust/confirm", "/untrust/confirm", "/confirm"]) {
+      const res = await client.post<ErrorBody>(path(externalId, step), { code: "000000" });
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe("SCA_SESSION_REQUIRED");
+    }
   });
 
   test("an expired SCA session (180 days later) is 409 SCA_SESSION_REQUIRED for trust changes", async () => {
@@ -140,9 +260,7 @@ describe("trusted beneficiaries (external accounts)", () => {
     const res = await client.post<ErrorBody>(path(externalId, "/trust"));
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: "CONFLICT", reason: expect.stringMatching(/region/) });
-    expect((await client.get<ExternalAccount>(path(externalId))).body.beneficiaryTrustStatus).toBe(
-      "UNTRUSTED",
-    );
+    expect(await status(client, externalId)).toBe("UNTRUSTED");
   });
 
   test("unknown, platform-owned or another platform's external accounts are 404 ACCOUNT_NOT_FOUND", async () => {
@@ -161,9 +279,11 @@ describe("trusted beneficiaries (external accounts)", () => {
     });
     expect(platformOwned.status).toBe(201);
     for (const id of [foreign, platformOwned.body.id, "ExternalAccount:nope"]) {
-      const res = await client.post<ErrorBody>(path(id, "/trust"));
-      expect(res.status).toBe(404);
-      expect(res.body.code).toBe("ACCOUNT_NOT_FOUND");
+      for (const [step, body] of [["/trust"], ["/trust/confirm", { code: "000000" }]] as const) {
+        const res = await client.post<ErrorBody>(path(id, step), body);
+        expect(res.status).toBe(404);
+        expect(res.body.code).toBe("ACCOUNT_NOT_FOUND");
+      }
     }
   });
 

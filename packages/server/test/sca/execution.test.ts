@@ -189,6 +189,10 @@ describe("per-payment SCA challenge and failure reason SCA_NOT_COMPLETED", () =>
     await login(client, customerId);
     const externalId = await bankAccount(client, customerId);
     expect((await client.post(`/customers/external-accounts/${externalId}/trust`)).status).toBe(200);
+    expect(
+      (await client.post(`/customers/external-accounts/${externalId}/trust/confirm`, { code: "000000" }))
+        .body,
+    ).toEqual({ trusted: true });
     const quote = await client.post<Quote>("/quotes", payout(accountId, externalId, 10_000));
     const res = await execute(client, quote.body.id);
     expect(res.status).toBe(200);

@@ -6,7 +6,7 @@ import type { SendResult } from "./sender.js";
 
 /**
  * Sends an event's delivery at once and hands back the platform's answer, for events whose answer decides
- * something (a UMA pay request waits on the platform's answer to INCOMING_PAYMENT.PENDING). A status in
+ * something (a UMA pay request waits on the platform's answer to the incoming payment's pending event). A status in
  * `answers` ends the delivery like a 2xx does: the platform answered on purpose. Anything else is retried
  * on the usual schedule. Undefined when the platform has no endpoint (the delivery is UNDELIVERABLE).
  */

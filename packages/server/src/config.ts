@@ -1,11 +1,10 @@
 import { isIP } from "node:net";
-import { parseArgs } from "node:util";
 import ipaddr from "ipaddr.js";
 import { type Static, Type } from "typebox";
 import { Value } from "typebox/value";
+import { type CommandLine, CommandLineExit, parseCommandLine } from "./cli/program.js";
 import { StatementSettings } from "./cli/statement.js";
 import { DEFAULT_WALLET_VERIFICATION_THRESHOLD } from "./core/deps.js";
-import { API_VERSION } from "./core/http/version.js";
 import { MAX_AMOUNT } from "./core/money.js";
 
 /** A UMA domain: a DNS name of two labels or more, the last one letters (as in `$name@domain.tld`), no port. */
@@ -40,81 +39,39 @@ const Settings = Type.Object({
 });
 export type Settings = Static<typeof Settings>;
 
-export const usage = `usage: paysvc <start|migrate|create-platform|statement|card-limits|daily-volume-limit|rotate-webhook-key|rotate-master-key> [options]
-  start            run the API server (migrates first)
-  migrate          apply pending migrations and exit
-  create-platform  create a platform and print its API token (--name, --environment)
-  statement        print one account's monthly statement, built through the API with the SDK:
-                   --account <InternalAccount id> --month YYYY-MM [--format text|html|json]
-                   [--url http://127.0.0.1:8080/2025-10-13] [--confirm] [--fee-lines] [--contact TEXT]
-                   exit 2 when the statement fails its integrity checks (do not send it), 1 on other errors
-  card-limits      set a platform's live-card caps (operator): --platform <Platform id>
-                   --max-live-cards N [--per-cardholder N|none]; through the running server if one holds
-                   the embedded directory, else on the database directly
-  daily-volume-limit  set a platform's daily volume limit (operator): --platform <Platform id>
-                   --limit <USD cents>; like card-limits
-  rotate-webhook-key  rotate a platform's webhook signing key (operator): --platform <Platform id>;
-                   like card-limits
-  rotate-master-key  seal every private key and seed again under the current master key (a sandbox data
-                   directory's own key is replaced); refused while a server holds the embedded directory
-options:
-  --port N         listen port (env PORT, default 8080)
-  --host H         listen address (env HOST, default 127.0.0.1)
-  --memory         throwaway in-memory embedded database
-  --data-dir DIR   embedded database and credentials directory (env PAYSVC_DATA_DIR, default .paysvc)
-  --mode M         sandbox | production (env PAYSVC_MODE, default sandbox)
-environment:
-  DATABASE_URL     postgres://… to use PostgreSQL instead of the embedded database
-  PAYSVC_SETTLEMENT_LAG_HOURS  card settlement lag before a balance-changes window closes (default 72)
-  PAYSVC_WALLET_VERIFICATION_THRESHOLD  USD cents; larger payouts to wallets not ACTIVE are refused (default 100000)
-  PAYSVC_ALLOW_PRIVATE_TARGETS  true | false: sandbox platforms may send webhooks to loopback and private
-                   addresses (default true when --host is a loopback address or localhost, else false)
-  PAYSVC_PUBLIC_URL  the service's public base URL (scheme://host[:port]) for links it makes (card reveal);
-                   default: the listen address
-  PAYSVC_UMA_DOMAINS  UMA domains served at another address than their own, for local development:
-                   domain=http://host:port[/path],… (e.g. two paysvc processes on loopback:
-                   0123456789ab.localhost=http://127.0.0.1:8081/uma/0123456789ab.localhost); a domain not
-                   listed is this service's own or is reached over HTTPS (docs/guides/uma.md)
-  PAYSVC_URL       statement: the API base address (default http://127.0.0.1:8080/2025-10-13)
-  PAYSVC_CLIENT_ID, PAYSVC_CLIENT_SECRET  statement: API token (default: <data dir>/credentials.json)
-  PAYSVC_MASTER_KEY  master key sealing private keys and seeds at rest: 32 bytes as 64 hex digits or base64
-                   (required in production; sandbox default: <data dir>/master.key, made 0600 at first start)
-  PAYSVC_MASTER_KEY_FILE  a file holding it instead: one key a line, the current one first, older ones after
-  PAYSVC_PREVIOUS_MASTER_KEYS  older master keys, comma-separated, that only open values during a rotation
-  LOG_LEVEL        fatal | error | warn | info | debug | trace | silent (default info)`;
+/** The commands whose settings this module parses; the operator commands parse their own (cli/). */
+const SETTINGS_COMMANDS = ["start", "migrate", "create-platform", "statement", "rotate-master-key"];
 
-/** Parses argv and the environment once; an invalid setting fails fast with one readable message. */
+/**
+ * Parses argv and the environment once; an invalid setting fails fast with one readable message. The
+ * command line itself is commander's (cli/program.ts); help and usage errors become errors here.
+ */
 export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Readonly<Settings> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      memory: { type: "boolean" },
-      "data-dir": { type: "string" },
-      mode: { type: "string" },
-      name: { type: "string" },
-      environment: { type: "string" },
-      account: { type: "string" },
-      month: { type: "string" },
-      format: { type: "string" },
-      url: { type: "string" },
-      confirm: { type: "boolean" },
-      "fee-lines": { type: "boolean" },
-      contact: { type: "string" },
-    },
-  });
-  const command = positionals[0] ?? "start";
-  const host = values.host ?? env.HOST ?? "127.0.0.1";
+  let line: CommandLine;
+  try {
+    line = parseCommandLine(argv);
+  } catch (error) {
+    if (error instanceof CommandLineExit) throw new Error(`invalid configuration: ${error.message}`);
+    throw error;
+  }
+  return settingsFrom(line, env);
+}
+
+/** The settings of a parsed command line (cli/program.ts) and the environment, checked and frozen. */
+export function settingsFrom(line: CommandLine, env: NodeJS.ProcessEnv): Readonly<Settings> {
+  const { name: command, options: values } = line;
+  if (!SETTINGS_COMMANDS.includes(command))
+    throw new Error(`invalid configuration: ${command} parses its own arguments`);
+  const host = text(values.host) ?? env.HOST ?? "127.0.0.1";
+  const databaseUrl = env.DATABASE_URL ? checkedDatabaseUrl(env.DATABASE_URL) : undefined;
   const candidate = {
     command,
-    port: Number(values.port ?? env.PORT ?? 8080),
+    port: Number(text(values.port) ?? env.PORT ?? 8080),
     host,
-    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
-    mode: values.mode ?? env.PAYSVC_MODE ?? "sandbox",
-    dataDir: values["data-dir"] ?? env.PAYSVC_DATA_DIR ?? ".paysvc",
-    memory: values.memory ?? false,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    mode: text(values.mode) ?? env.PAYSVC_MODE ?? "sandbox",
+    dataDir: text(values.dataDir) ?? env.PAYSVC_DATA_DIR ?? ".paysvc",
+    memory: values.memory === true,
     logLevel: env.LOG_LEVEL ?? "info",
     settlementLagHours: Number(env.PAYSVC_SETTLEMENT_LAG_HOURS ?? 72),
     walletVerificationThreshold: Number(
@@ -123,16 +80,47 @@ export function parseSettings(argv: string[], env: NodeJS.ProcessEnv): Readonly<
     allowPrivateTargets: booleanSetting(env.PAYSVC_ALLOW_PRIVATE_TARGETS) ?? isLoopbackHost(host),
     ...(env.PAYSVC_PUBLIC_URL ? { publicUrl: env.PAYSVC_PUBLIC_URL.replace(/\/+$/, "") } : {}),
     ...(env.PAYSVC_UMA_DOMAINS?.trim() ? { umaDomains: umaDomainsSetting(env.PAYSVC_UMA_DOMAINS) } : {}),
-    platformName: values.name ?? "Platform",
-    environment: (values.environment ?? "SANDBOX").toUpperCase(),
+    platformName: text(values.name) ?? "Platform",
+    environment: (text(values.environment) ?? "SANDBOX").toUpperCase(),
     ...(command === "statement" ? { statement: statementCandidate(values, env) } : {}),
   };
   const errors = [...Value.Errors(Settings, candidate)];
   if (errors.length > 0) {
     const described = errors.map((e) => `${e.instancePath.slice(1) || "settings"} ${e.message}`).join("; ");
-    throw new Error(`invalid configuration: ${described}\n${usage}`);
+    throw new Error(`invalid configuration: ${described}; see paysvc ${command} --help`);
   }
   return Object.freeze(candidate as Settings);
+}
+
+const text = (value: string | boolean | undefined): string | undefined =>
+  typeof value === "string" ? value : undefined;
+
+/**
+ * DATABASE_URL must be a postgres:// or postgresql:// URL that parses: refused here with what is wrong,
+ * and never echoed, since it may hold a password.
+ */
+function checkedDatabaseUrl(value: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
+  if (scheme !== "postgres" && scheme !== "postgresql")
+    refuseDatabaseUrl(scheme ? `is a ${scheme}: URL, not a PostgreSQL one` : "is not a URL");
+  if (!/^[a-z]+:\/\//i.test(value)) refuseDatabaseUrl("is missing the // after the scheme");
+  if (!URL.canParse(value)) {
+    const authority = /^[a-z]+:\/\/([^/?#]*)/i.exec(value)?.[1] ?? "";
+    const port = authority
+      .replace(/^.*@/, "")
+      .replace(/^\[.*\]/, "")
+      .split(":")[1];
+    refuseDatabaseUrl(
+      port !== undefined && !/^\d*$/.test(port) ? "has a port that is not a number" : "is not a valid URL",
+    );
+  }
+  return value;
+}
+
+function refuseDatabaseUrl(why: string): never {
+  throw new Error(
+    `invalid configuration: DATABASE_URL ${why}; expected postgres://user:password@host:5432/database`,
+  );
 }
 
 /**
@@ -169,7 +157,7 @@ function umaDomainsSetting(value: string): Readonly<Record<string, string>> {
 }
 
 function refuseUmaDomains(reason: string): never {
-  throw new Error(`invalid configuration: PAYSVC_UMA_DOMAINS ${reason}\n${usage}`);
+  throw new Error(`invalid configuration: PAYSVC_UMA_DOMAINS ${reason}; see paysvc start --help`);
 }
 
 /** `true`/`false` (also 1/0, yes/no); anything else is returned as is, for the schema to refuse. */
@@ -191,27 +179,26 @@ function isLoopbackHost(host: string): boolean {
   return isIP(bare) !== 0 && ipaddr.process(bare).range() === "loopback";
 }
 
-function statementCandidate(
-  values: Record<string, string | boolean | undefined>,
-  env: NodeJS.ProcessEnv,
-): Record<string, unknown> {
+function statementCandidate(values: CommandLine["options"], env: NodeJS.ProcessEnv): Record<string, unknown> {
   const missing = ["account", "month"].filter((flag) => typeof values[flag] !== "string");
   if (missing.length > 0) {
     throw new Error(
-      `invalid configuration: statement needs ${missing.map((m) => `--${m}`).join(" and ")}\n${usage}`,
+      `invalid configuration: statement needs ${missing.map((m) => `--${m}`).join(" and ")}; see paysvc statement --help`,
     );
   }
   const { PAYSVC_CLIENT_ID: clientId, PAYSVC_CLIENT_SECRET: clientSecret } = env;
   if ((clientId === undefined) !== (clientSecret === undefined)) {
     throw new Error("invalid configuration: set both PAYSVC_CLIENT_ID and PAYSVC_CLIENT_SECRET, or neither");
   }
+  // No default URL here: without --url or PAYSVC_URL the command finds the server (cli/server-file.ts).
+  const url = text(values.url) ?? env.PAYSVC_URL;
   return {
     account: values.account,
     month: values.month,
-    format: values.format ?? "text",
-    url: values.url ?? env.PAYSVC_URL ?? `http://127.0.0.1:8080/${API_VERSION}`,
-    confirm: values.confirm ?? false,
-    feesAsSeparateLines: values["fee-lines"] ?? false,
+    format: text(values.format) ?? "text",
+    ...(url !== undefined ? { url } : {}),
+    confirm: values.confirm === true,
+    feesAsSeparateLines: values.feeLines === true,
     ...(typeof values.contact === "string" ? { contact: values.contact } : {}),
     ...(clientId !== undefined && clientSecret !== undefined
       ? { credentials: { clientId, clientSecret } }

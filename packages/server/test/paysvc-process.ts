@@ -24,6 +24,15 @@ export async function paysvcEntry(options: { viaTsx?: boolean } = {}): Promise<s
   return [entry];
 }
 
+/**
+ * For the `beforeAll` of a file that spawns `paysvc`: waits for the compiled bin (the global setup builds
+ * it in the background when the sources changed, which takes a minute on a loaded machine), so that no
+ * test's own timeout pays for the build.
+ */
+export async function paysvcBuilt(): Promise<void> {
+  await paysvcEntry();
+}
+
 /** Waits for the global setup's background build (test/paysvc-build.ts) to write its outcome. */
 async function buildFinished(statusFile: string): Promise<BuildStatus> {
   for (;;) {
@@ -54,7 +63,8 @@ export interface SpawnOptions {
   viaTsx?: boolean;
 }
 
-function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+/** The environment of a spawned paysvc: this one without DATABASE_URL or the PAYSVC_CLIENT_* credentials. */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const {
     DATABASE_URL: _url,
     PAYSVC_CLIENT_ID: _id,

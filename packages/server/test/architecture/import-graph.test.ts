@@ -51,9 +51,12 @@ describe("payments owns payment transactions (issue 17)", () => {
     );
     expect(writers.filter((file) => areaOf(file) !== "payments")).toEqual([]);
   });
-  test("only payments/ names INCOMING_PAYMENT and OUTGOING_PAYMENT events (besides the outbox's list of types)", () => {
+  test("only payments/ names INCOMING_PAYMENT and OUTGOING_PAYMENT events (besides the outbox's list of types and the CLI's trigger table, an API client)", () => {
     const namers = filesMatching(server, /(OUTGOING|INCOMING)_PAYMENT\./);
-    expect(namers.filter((file) => areaOf(file) !== "payments")).toEqual(["webhooks/outbox.ts"]);
+    expect(namers.filter((file) => areaOf(file) !== "payments")).toEqual([
+      "cli/trigger.ts",
+      "webhooks/outbox.ts",
+    ]);
   });
   test("balance changes are posted only by payments, cards and stablecoins", () => {
     const posters = filesMatching(server, /postBalanceChanges\(/).filter((file) => areaOf(file) !== "ledger");

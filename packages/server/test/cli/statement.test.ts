@@ -6,8 +6,11 @@ import { runStatementCommand, type StatementCommand } from "../../src/cli/statem
 import { parseSettings } from "../../src/config.js";
 import { ControlledClock } from "../../src/core/clock.js";
 import { startServer, type TestServer } from "../harness.js";
-import { runPaysvc } from "../paysvc-process.js";
+import { paysvcBuilt, runPaysvc } from "../paysvc-process.js";
 import { startIntegrityPeer } from "./integrity-peer.js";
+
+// The compiled bin is built in the background when the sources changed: not on a test's clock.
+beforeAll(() => paysvcBuilt(), 300_000);
 
 let server: TestServer;
 let accountId: string;
@@ -138,7 +141,7 @@ describe("paysvc statement (called directly)", () => {
 });
 
 describe("paysvc statement settings", () => {
-  test("defaults: text, the local URL, no confirm; credentials from the environment when both are set", () => {
+  test("defaults: text, no URL (the running server's, found at run time), no confirm; credentials from the environment when both are set", () => {
     const settings = parseSettings(["statement", "--account", "A", "--month", "2026-10"], {
       PAYSVC_CLIENT_ID: "id",
       PAYSVC_CLIENT_SECRET: "secret",
@@ -147,7 +150,6 @@ describe("paysvc statement settings", () => {
       account: "A",
       month: "2026-10",
       format: "text",
-      url: "http://127.0.0.1:8080/2025-10-13",
       confirm: false,
       feesAsSeparateLines: false,
       credentials: { clientId: "id", clientSecret: "secret" },
@@ -161,6 +163,16 @@ describe("paysvc statement settings", () => {
     [["statement", "--account", "A", "--month", "2026-10", "--format", "pdf"], /statement\/format/],
   ])("%j is refused with one readable message", (argv, message) => {
     expect(() => parseSettings(argv, {})).toThrow(message);
+  });
+
+  test("--url, else PAYSVC_URL, names the server; without either the command looks for it at run time", () => {
+    const argv = ["statement", "--account", "A", "--month", "2026-10"];
+    const env = { PAYSVC_URL: "http://127.0.0.1:9001/2025-10-13" };
+    expect(parseSettings([...argv, "--url", "http://127.0.0.1:9000/2025-10-13"], env).statement?.url).toBe(
+      "http://127.0.0.1:9000/2025-10-13",
+    );
+    expect(parseSettings(argv, env).statement?.url).toBe("http://127.0.0.1:9001/2025-10-13");
+    expect(parseSettings(argv, {}).statement?.url).toBeUndefined();
   });
 
   test("only one of PAYSVC_CLIENT_ID / PAYSVC_CLIENT_SECRET is refused", () => {

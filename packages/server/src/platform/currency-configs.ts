@@ -77,9 +77,7 @@ interface CurrencyColumns {
 }
 
 /** The platform's supported currencies with their settings, in the order the platform gave them. */
-export function currencyConfigsOf(
-  row: CurrencyColumns,
-): PlatformCurrencyConfig[] {
+export function currencyConfigsOf(row: CurrencyColumns): PlatformCurrencyConfig[] {
   const stored = (row.currency_configs ?? {}) as StoredConfigs;
   return row.supported_currencies.map((code) => {
     const own = stored[code];
@@ -88,10 +86,7 @@ export function currencyConfigsOf(
 }
 
 /** The settings of one currency, or undefined when the platform does not support it. */
-export function currencyConfigOf(
-  row: CurrencyColumns,
-  code: string,
-): PlatformCurrencyConfig | undefined {
+export function currencyConfigOf(row: CurrencyColumns, code: string): PlatformCurrencyConfig | undefined {
   return currencyConfigsOf(row).find((c) => c.currencyCode === code);
 }
 

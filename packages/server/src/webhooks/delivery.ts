@@ -1,4 +1,4 @@
-import type { Executor, Tx } from "../core/db/db.js";
+import type { Executor } from "../core/db/db.js";
 import type { Deps, WebhookTimeouts } from "../core/deps.js";
 import type { Environment } from "../core/http/context.js";
 import { targetPolicy } from "../core/outbound/targets.js";
@@ -73,56 +73,98 @@ function decide(
   return { state: "PENDING", nextAt };
 }
 
-async function recordAttempt(
-  tx: Tx,
+/** What one attempt (or the finding that there is no endpoint to attempt) writes: webhooks' bulk record. */
+export interface AttemptRecord {
+  deliveryId: string;
+  /** The lease the sender took (`leaseDelivery`, the dispatcher's claim); null when it took none. */
+  lease: Date | null;
+  /** Absent when the endpoint was cleared before the attempt: the delivery is UNDELIVERABLE, unsent. */
+  attempt?: { number: number; url: string; result: SendResult; error: DeliveryErrorClass | null };
+  outcome: Outcome | { state: "UNDELIVERABLE" };
+  /** The platform's now (its sandbox clock) when the attempt ended. */
+  at: Date;
+}
+
+/** The record of one attempt at `delivery` and the outcome it decides. */
+export function attemptRecord(
   delivery: LoadedDelivery,
+  lease: Date | null,
   sent: { url: string; result: SendResult },
   now: Date,
-  delivered: (result: SendResult) => boolean,
-): Promise<Outcome> {
-  const attempt = delivery.attempts + 1;
+  delivered: (result: SendResult) => boolean = isDelivered,
+): AttemptRecord & { outcome: Outcome } {
+  const number = delivery.attempts + 1;
   const { result } = sent;
-  await tx.query(
-    `INSERT INTO webhook_attempts (delivery_id, attempt, url, status_code, error, latency_ms, attempted_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+  const error = delivered(result) ? null : attemptError(result);
+  const outcome = decide(delivery, result, number, now, delivered);
+  return {
+    deliveryId: delivery.id,
+    lease,
+    attempt: { number, url: sent.url, result, error },
+    outcome,
+    at: now,
+  };
+}
+
+/**
+ * Records attempts and their outcomes, any number in one statement (so one round trip and one commit per
+ * batch). A record applies only while the sender still holds the lease it took: one whose lease ran out
+ * and was taken by another sender is dropped (that sender records its own attempt), and recording the
+ * same batch twice writes it once.
+ */
+export async function recordAttempts(db: Executor, records: readonly AttemptRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const column = <T>(pick: (r: AttemptRecord) => T) => records.map(pick);
+  await db.query(
+    `WITH r AS (
+       SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::text[], $5::int[], $6::text[], $7::int[],
+                            $8::timestamptz[], $9::text[], $10::timestamptz[])
+         AS r(id, lease, attempt, url, status_code, error, latency_ms, at, state, next_attempt_at)),
+     recorded AS (
+       UPDATE webhook_deliveries d SET state = r.state, attempts = COALESCE(r.attempt, d.attempts),
+         first_attempt_at = CASE WHEN r.attempt IS NULL THEN d.first_attempt_at ELSE COALESCE(d.first_attempt_at, r.at) END,
+         next_attempt_at = r.next_attempt_at, locked_until = NULL, updated_at = r.at
+       FROM r WHERE d.id = r.id AND d.locked_until IS NOT DISTINCT FROM r.lease
+       RETURNING d.id)
+     INSERT INTO webhook_attempts (delivery_id, attempt, url, status_code, error, latency_ms, attempted_at)
+     SELECT r.id, r.attempt, r.url, r.status_code, r.error, r.latency_ms, r.at
+     FROM r JOIN recorded ON recorded.id = r.id WHERE r.attempt IS NOT NULL`,
     [
-      delivery.id,
-      attempt,
-      sent.url,
-      result.ok ? result.status : null,
-      delivered(result) ? null : attemptError(result),
-      result.latencyMs,
-      now,
+      column((r) => r.deliveryId),
+      column((r) => r.lease?.toISOString() ?? null),
+      column((r) => r.attempt?.number ?? null),
+      column((r) => r.attempt?.url ?? null),
+      column((r) => (r.attempt?.result.ok ? r.attempt.result.status : null)),
+      column((r) => r.attempt?.error ?? null),
+      column((r) => r.attempt?.result.latencyMs ?? null),
+      column((r) => r.at.toISOString()),
+      column((r) => r.outcome.state),
+      column((r) => (r.outcome.state === "PENDING" ? r.outcome.nextAt.toISOString() : null)),
     ],
   );
-  const outcome = decide(delivery, result, attempt, now, delivered);
-  await tx.query(
-    `UPDATE webhook_deliveries SET state = $2, attempts = $3, first_attempt_at = COALESCE(first_attempt_at, $4),
-       next_attempt_at = $5, locked_until = NULL, updated_at = $4 WHERE id = $1`,
-    [delivery.id, outcome.state, attempt, now, outcome.state === "PENDING" ? outcome.nextAt : null],
-  );
-  return outcome;
 }
 
 export interface AttemptOptions {
   /** Which answers end the delivery (default: 2xx and 409); any other is retried. */
   delivered?: (result: SendResult) => boolean;
   timeouts?: WebhookTimeouts;
+  /** The lease the caller took on the delivery (`leaseDelivery`); the attempt is recorded only under it. */
+  lease?: Date;
 }
 
+/** The platform's now (its sandbox clock offset applied to the service clock). */
+export const platformNow = (deps: Deps, delivery: { clock_offset_ms: number }): Date =>
+  new Date(deps.clock.now().getTime() + delivery.clock_offset_ms);
+
 /**
- * One attempt: signs the stored bytes afresh (new `t`), POSTs them with no transaction open (PGlite has
- * one session, and a receiver may take 15 s), then records the attempt and its outcome in one
- * transaction, where `after` (the job's finish or reschedule) commits with it.
+ * Signs the stored bytes afresh (new `t`) with the platform's current key and POSTs them once, with no
+ * transaction open (PGlite has one session, and a receiver may take 15 s).
  */
-export async function attemptDelivery(
+export async function sendDelivery(
   deps: Deps,
   delivery: LoadedDelivery & { webhook_endpoint: string },
-  after: (tx: Tx, outcome: Outcome) => Promise<void> = async () => undefined,
-  options: AttemptOptions = {},
-): Promise<{ outcome: Outcome; result: SendResult; url: string }> {
-  const delivered = options.delivered ?? isDelivered;
-  const url = delivery.webhook_endpoint;
+  timeouts?: WebhookTimeouts,
+): Promise<SendResult> {
   const signature = await signatureHeader(
     deps.db,
     delivery.platform_id,
@@ -130,49 +172,61 @@ export async function attemptDelivery(
     deps.clock.now(),
     secretsOf(deps),
   );
-  const result = await postWebhook(
-    url,
+  return postWebhook(
+    delivery.webhook_endpoint,
     delivery.body,
     signature,
-    options.timeouts ?? deps.webhookTimeouts ?? DEFAULT_WEBHOOK_TIMEOUTS,
+    timeouts ?? deps.webhookTimeouts ?? DEFAULT_WEBHOOK_TIMEOUTS,
     targetPolicy(deps.outbound, delivery.environment),
   );
-  const now = new Date(deps.clock.now().getTime() + delivery.clock_offset_ms);
-  const outcome = await deps.db.transaction(async (tx) => {
-    const recorded = await recordAttempt(tx, delivery, { url, result }, now, delivered);
-    await after(tx, recorded);
-    return recorded;
-  });
-  return { outcome, result, url };
+}
+
+/**
+ * One attempt sent by its caller (the sandbox test event, an answered delivery): sends it, then records
+ * the attempt and its outcome. A PENDING outcome is due again at its next attempt, for the dispatcher.
+ */
+export async function attemptDelivery(
+  deps: Deps,
+  delivery: LoadedDelivery & { webhook_endpoint: string },
+  options: AttemptOptions = {},
+): Promise<{ outcome: Outcome; result: SendResult; url: string }> {
+  const url = delivery.webhook_endpoint;
+  const result = await sendDelivery(deps, delivery, options.timeouts);
+  const record = attemptRecord(
+    delivery,
+    options.lease ?? null,
+    { url, result },
+    platformNow(deps, delivery),
+    options.delivered,
+  );
+  await recordAttempts(deps.db, [record]);
+  return { outcome: record.outcome, result, url };
 }
 
 /** How long one sender holds a delivery: longer than the 15 s total timeout plus recording it. */
 export const SEND_LEASE_MS = 60_000;
 
+/** The end of a lease taken now: it outlasts a send (total timeout) and its recording, twice over. */
+export function leaseUntil(now: Date, timeouts: { totalTimeoutMs: number }): Date {
+  return new Date(now.getTime() + Math.max(SEND_LEASE_MS, timeouts.totalTimeoutMs * 2));
+}
+
 /**
- * Takes a short lease on one delivery right before sending. The job claim leases a whole batch at once,
- * and a batch of slow receivers can outlast that lease; this per-delivery lease is what guarantees that
- * two runners never send one delivery at the same time. Returns false when another sender holds it.
+ * Takes a lease on one delivery right before sending it: the lease (`locked_until`) is what guarantees
+ * that two senders never send one delivery at the same time (the dispatcher's claim takes the same lease
+ * in bulk). Answers the lease, or undefined when another sender holds it or it is not PENDING.
  */
 export async function leaseDelivery(
   deps: Deps,
   deliveryId: string,
   timeouts: { totalTimeoutMs: number },
-): Promise<boolean> {
+): Promise<Date | undefined> {
   const now = deps.clock.now();
-  const until = new Date(now.getTime() + Math.max(SEND_LEASE_MS, timeouts.totalTimeoutMs * 2));
+  const until = leaseUntil(now, timeouts);
   const rows = await deps.db.query(
     `UPDATE webhook_deliveries SET locked_until = $2 WHERE id = $1 AND state = 'PENDING'
        AND (locked_until IS NULL OR locked_until < $3) RETURNING id`,
     [deliveryId, until, now],
   );
-  return rows.length === 1;
-}
-
-/** Marks a delivery undeliverable (its endpoint was cleared before the attempt). */
-export async function markUndeliverable(tx: Tx, deliveryId: string, now: Date): Promise<void> {
-  await tx.query(
-    "UPDATE webhook_deliveries SET state = 'UNDELIVERABLE', next_attempt_at = NULL, updated_at = $2 WHERE id = $1",
-    [deliveryId, now],
-  );
+  return rows.length === 1 ? until : undefined;
 }

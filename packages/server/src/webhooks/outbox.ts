@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Tx } from "../core/db/db.js";
 import { newId } from "../core/ids.js";
-import { scheduleJob } from "../core/jobs/jobs.js";
 
 /** Event types the service emits (conventions §7.4). */
 export type EventType =
@@ -16,7 +15,10 @@ export type EventType =
   | "INVITATION.CLAIMED"
   | "TEST";
 
-/** The job kind that delivers one webhook_deliveries row. */
+/**
+ * The job kind that delivered one webhook_deliveries row before a delivery row became its own job
+ * (webhooks/dispatcher.ts); rows of it still pending from before are finished without sending.
+ */
 export const DELIVER_JOB = "webhooks.deliver";
 
 export interface NewEvent {
@@ -27,7 +29,11 @@ export interface NewEvent {
   now: Date;
 }
 
-/** Inserts a delivery row for an event, PENDING with a due job when an endpoint is set, else UNDELIVERABLE. */
+/**
+ * Inserts a delivery row for an event: PENDING when an endpoint is set, else UNDELIVERABLE. A scheduled
+ * delivery is due at once (the row is its own job, webhooks/dispatcher.ts); an unscheduled one has no
+ * next attempt until the caller's own attempt fails.
+ */
 export async function addDelivery(
   tx: Tx,
   event: { id: string; platformId: string; now: Date },
@@ -47,26 +53,17 @@ export async function addDelivery(
       event.id,
       event.platformId,
       endpoint ? "PENDING" : "UNDELIVERABLE",
-      endpoint ? event.now : null,
+      endpoint && options.schedule ? event.now : null,
       event.now,
     ],
   );
-  if (endpoint && options.schedule) {
-    await scheduleJob(tx, {
-      platformId: event.platformId,
-      kind: DELIVER_JOB,
-      payload: { deliveryId },
-      runAt: event.now,
-      now: event.now,
-    });
-  }
   return { deliveryId, endpoint };
 }
 
 /**
  * Writes an event to the outbox inside the caller's transaction, so it commits with the change that
- * causes it or not at all, and in the same transaction schedules its delivery (or records it as
- * undeliverable when no endpoint is set). The envelope `{id, type, timestamp, data}` is serialized once.
+ * causes it or not at all, with its delivery due at once (or recorded as undeliverable when no endpoint
+ * is set). The envelope `{id, type, timestamp, data}` is serialized once.
  */
 export async function enqueueEvent(tx: Tx, event: NewEvent, options = { schedule: true }): Promise<string> {
   if (!options.schedule) return (await enqueueUnscheduledEvent(tx, event)).eventId;
@@ -77,8 +74,8 @@ export async function enqueueEvent(tx: Tx, event: NewEvent, options = { schedule
 
 /**
  * An event whose one delivery the caller sends itself (webhooks/answered-delivery.ts, the sandbox test
- * event): written as enqueueEvent writes it, its delivery PENDING with no job (UNDELIVERABLE without an
- * endpoint).
+ * event): written as enqueueEvent writes it, its delivery PENDING with no next attempt, so no dispatcher
+ * sends it meanwhile (UNDELIVERABLE without an endpoint).
  */
 export async function enqueueUnscheduledEvent(
   tx: Tx,
@@ -105,8 +102,8 @@ export async function enqueueUnscheduledEvent(
 
 /**
  * Several events of one platform at one instant (a transfer's two payment events, a posting's balance
- * events), written as enqueueEvent writes each, in one statement: the events, their deliveries (PENDING
- * when the platform has an endpoint, else UNDELIVERABLE) and the delivery jobs. Answers the event ids.
+ * events), written as enqueueEvent writes each, in one statement: the events and their deliveries (PENDING
+ * and due now when the platform has an endpoint, else UNDELIVERABLE). Answers the event ids.
  */
 export async function enqueueEvents(tx: Tx, events: NewEvent[]): Promise<string[]> {
   const first = events[0];
@@ -117,21 +114,16 @@ export async function enqueueEvents(tx: Tx, events: NewEvent[]): Promise<string[
   const timestamp = first.now.toISOString();
   const bodies = events.map((e, i) => JSON.stringify({ id: ids[i], type: e.type, timestamp, data: e.data }));
   const deliveryIds = events.map(() => `WebhookDelivery:${randomUUID()}`);
-  const jobIds = events.map(() => randomUUID());
   await tx.query(
     `WITH endpoint AS (SELECT webhook_endpoint FROM platforms WHERE id = $1 AND webhook_endpoint IS NOT NULL),
      new_events AS (
        INSERT INTO webhook_events (id, platform_id, type, body, created_at)
-       SELECT e.id, $1, e.type, e.body, $2 FROM unnest($3::text[], $4::text[], $5::text[]) AS e(id, type, body)),
-     new_deliveries AS (
-       INSERT INTO webhook_deliveries (id, event_id, platform_id, state, attempts, next_attempt_at, created_at, updated_at)
-       SELECT d.id, d.event_id, $1, CASE WHEN EXISTS (SELECT 1 FROM endpoint) THEN 'PENDING' ELSE 'UNDELIVERABLE' END,
-              0, CASE WHEN EXISTS (SELECT 1 FROM endpoint) THEN $2::timestamptz END, $2, $2
-       FROM unnest($6::text[], $3::text[]) AS d(id, event_id))
-     INSERT INTO jobs (id, platform_id, kind, payload, run_at, state, attempts, created_at, updated_at)
-     SELECT j.id, $1, $8, jsonb_build_object('deliveryId', j.delivery_id), $2, 'PENDING', 0, $2, $2
-     FROM unnest($7::text[], $6::text[]) AS j(id, delivery_id) WHERE EXISTS (SELECT 1 FROM endpoint)`,
-    [first.platformId, first.now, ids, events.map((e) => e.type), bodies, deliveryIds, jobIds, DELIVER_JOB],
+       SELECT e.id, $1, e.type, e.body, $2 FROM unnest($3::text[], $4::text[], $5::text[]) AS e(id, type, body))
+     INSERT INTO webhook_deliveries (id, event_id, platform_id, state, attempts, next_attempt_at, created_at, updated_at)
+     SELECT d.id, d.event_id, $1, CASE WHEN EXISTS (SELECT 1 FROM endpoint) THEN 'PENDING' ELSE 'UNDELIVERABLE' END,
+            0, CASE WHEN EXISTS (SELECT 1 FROM endpoint) THEN $2::timestamptz END, $2, $2
+     FROM unnest($6::text[], $3::text[]) AS d(id, event_id)`,
+    [first.platformId, first.now, ids, events.map((e) => e.type), bodies, deliveryIds],
   );
   return ids;
 }

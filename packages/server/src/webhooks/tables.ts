@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { platforms } from "../platform/tables.js";
 
@@ -21,7 +22,8 @@ export const webhookEvents = pgTable(
 
 /**
  * One delivery of an event to the platform's endpoint (docs/decisions.md "Webhooks"). An event raised
- * while no endpoint is set gets one UNDELIVERABLE row and is never sent; a re-send adds a new row.
+ * while no endpoint is set gets one UNDELIVERABLE row and is never sent; a re-send adds a new row. The row
+ * is its own job: PENDING and due at `next_attempt_at` (webhooks/dispatcher.ts).
  */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
@@ -35,7 +37,7 @@ export const webhookDeliveries = pgTable(
     attempts: integer("attempts").notNull().default(0),
     firstAttemptAt: timestamp("first_attempt_at", { withTimezone: true, precision: 3 }),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, precision: 3 }),
-    /** Service time until which one sender holds this delivery (see webhooks/jobs.ts). */
+    /** Service time until which one sender holds this delivery (see webhooks/dispatcher.ts). */
     lockedUntil: timestamp("locked_until", { withTimezone: true, precision: 3 }),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
@@ -43,6 +45,7 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index("webhook_deliveries_platform_created_idx").on(t.platformId, t.createdAt, t.id),
     index("webhook_deliveries_event_idx").on(t.eventId),
+    index("webhook_deliveries_due_idx").on(t.platformId, t.nextAttemptAt).where(sql`${t.state} = 'PENDING'`),
   ],
 );
 

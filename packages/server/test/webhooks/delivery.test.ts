@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ControlledClock } from "../../src/core/clock.js";
 import { JobRunner } from "../../src/core/jobs/jobs.js";
@@ -166,33 +167,97 @@ describe("webhook delivery (conventions §7.1, §7.2)", () => {
     await receiver.close();
   });
 
-  test("a delivery whose job lease ran out mid-send is not sent again by another runner meanwhile", async () => {
-    const { platform, client, receiver } = await platformWithReceiver(server, (_n, res) => {
-      setTimeout(() => res.end(), 300);
-    });
-    // Due only for these runners' clock, an hour ahead, so the harness's own runner leaves it alone.
-    const offset = clock.now().getTime() - Date.now() + 60 * 60_000;
-    const later = { now: () => new Date(Date.now() + offset) };
-    const eventId = await server.db.transaction((tx) =>
-      enqueueEvent(tx, {
-        platformId: platform.platformId,
-        type: "CARD.STATUS_CHANGE",
-        data: {},
-        now: later.now(),
-      }),
-    );
-    const deps = { ...server.deps, clock: later };
-    const [a, b] = [
-      new JobRunner(deps, jobHandlers(), { leaseMs: 1, platformIds: server.platformIds }),
-      new JobRunner(deps, jobHandlers(), { leaseMs: 1, platformIds: server.platformIds }),
-    ];
+  test("a delivery being sent is leased: another runner does not send it again meanwhile", async () => {
+    const held = holdAnswers();
+    const { platform, client, receiver } = await platformWithReceiver(server, held.responder);
+    const ahead = runnersAhead();
+    const eventId = await ahead.produce(platform.platformId);
+    const [a, b] = [ahead.runner(), ahead.runner()];
     const sending = a.runDue();
     await eventually(() => expect(receiver.received).toHaveLength(1));
-    expect(await b.runDue()).toBe(1); // b claims the job again: a's job lease has run out
-    await sending;
-    await Promise.all([a.runDue(), b.runDue()]);
+    expect(await b.runDue()).toBe(0);
+    held.release();
+    expect(await sending).toBe(1);
+    expect(await Promise.all([a.runDue(), b.runDue()])).toEqual([0, 0]);
     expect(receiver.received).toHaveLength(1);
     expect((await deliveryOf(client, eventId)).state).toBe("DELIVERED");
     await receiver.close();
   });
+
+  test("a lease that ran out (its sender died mid-send) lets another runner send the delivery, and only that runner's attempt is recorded", async () => {
+    const held = holdAnswers();
+    const { platform, client, receiver } = await platformWithReceiver(server, held.responder);
+    const ahead = runnersAhead();
+    const eventId = await ahead.produce(platform.platformId);
+    const dead = ahead.runner();
+    const sending = dead.runDue();
+    await eventually(() => expect(receiver.received).toHaveLength(1));
+    // Past the send lease (SEND_LEASE_MS, one minute): the first sender counts as dead.
+    const survivor = ahead.runner(2 * 60_000);
+    const takeover = survivor.runDue();
+    await eventually(() => expect(receiver.received).toHaveLength(2));
+    held.release();
+    expect(await takeover).toBe(1);
+    expect(await sending).toBe(1);
+    const delivery = await deliveryOf(client, eventId);
+    expect(delivery.state).toBe("DELIVERED");
+    expect(delivery.attempts).toHaveLength(1);
+    await receiver.close();
+  });
+
+  test("a receiver that does not answer holds back no other platform's deliveries", async () => {
+    const stuck = holdAnswers();
+    const slow = await platformWithReceiver(server, stuck.responder);
+    const fast = await platformWithReceiver(server);
+    const ahead = runnersAhead({ connectTimeoutMs: 1_000, totalTimeoutMs: 30_000 });
+    for (let i = 0; i < 3; i++) await ahead.produce(slow.platform.platformId);
+    const fastEvent = await ahead.produce(fast.platform.platformId);
+    const running = ahead.runner().runDue();
+    await eventually(async () => {
+      expect(slow.receiver.received).toHaveLength(3);
+      expect((await deliveryOf(fast.client, fastEvent)).state).toBe("DELIVERED");
+    });
+    expect(stuck.answered()).toBe(0);
+    stuck.release();
+    expect(await running).toBe(4);
+    await Promise.all([slow.receiver.close(), fast.receiver.close()]);
+  });
 });
+
+/** A responder that answers nothing (after the endpoint's TEST) until released, then 200 to everything. */
+function holdAnswers() {
+  const waiting: ServerResponse[] = [];
+  let released = false;
+  let answered = 0;
+  const answer = (res: ServerResponse) => {
+    answered += 1;
+    res.end();
+  };
+  return {
+    responder: (_n: number, res: ServerResponse) => (released ? answer(res) : waiting.push(res)),
+    release: () => {
+      released = true;
+      for (const res of waiting.splice(0)) answer(res);
+    },
+    answered: () => answered,
+  };
+}
+
+/**
+ * Runners whose clock is an hour ahead, and events due only then: the harness's own runner leaves them
+ * alone, so these runners alone decide who sends what. `runner(ms)` is that much further ahead.
+ */
+function runnersAhead(timeouts = { connectTimeoutMs: 1_000, totalTimeoutMs: 10_000 }) {
+  const offset = clock.now().getTime() - Date.now() + 60 * 60_000;
+  const at = (ms: number) => ({ now: () => new Date(Date.now() + offset + ms) });
+  return {
+    produce: (platformId: string) =>
+      server.db.transaction((tx) =>
+        enqueueEvent(tx, { platformId, type: "CARD.STATUS_CHANGE", data: {}, now: at(0).now() }),
+      ),
+    runner: (ms = 0) =>
+      new JobRunner({ ...server.deps, clock: at(ms), webhookTimeouts: timeouts }, jobHandlers(), {
+        platformIds: server.platformIds,
+      }),
+  };
+}

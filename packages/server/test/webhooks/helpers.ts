@@ -18,7 +18,7 @@ export async function eventually(check: () => void | Promise<void>, timeoutMs = 
   }
 }
 
-/** A fresh platform whose endpoint is a new loopback receiver; the TEST that setting it sends is consumed. */
+/** A fresh platform whose endpoint is a new loopback receiver; the TEST that setting it sends is consumed and recorded. */
 export async function platformWithReceiver(
   server: TestServer,
   respond?: Responder,
@@ -36,6 +36,11 @@ export async function platformWithReceiver(
   });
   expect((await client.patch("/config", { webhookEndpoint: receiver.url })).status).toBe(200);
   await eventually(() => expect(receiver.received.length).toBe(1));
+  // Recorded too: a runner on a clock ahead of the server's would take an unrecorded TEST for abandoned.
+  await eventually(async () => {
+    const page = await client.get<{ data: { state: string }[] }>("/webhooks/deliveries?state=PENDING");
+    expect(page.body.data).toEqual([]);
+  });
   receiver.received.length = 0;
   return { platform, client, receiver };
 }

@@ -12,6 +12,8 @@ export type Responder = (n: number, response: ServerResponse, received: Received
 export interface Receiver {
   url: string;
   received: Received[];
+  /** TCP connections accepted so far (a kept-alive one carries many requests). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -27,11 +29,16 @@ export async function startReceiver(respond: Responder = (_n, res) => res.end("o
       respond(received.length - 1, res, entry);
     });
   });
+  let connections = 0;
+  server.on("connection", () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
+    connections: () => connections,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -46,4 +46,15 @@ describe("signing keys (conventions §7.2)", () => {
     const gone = await listSigningKeys(server.db, platformId, new Date(t0.getTime() + 9 * DAY + 1000));
     expect(gone.keys.map((k) => k.kid)).toEqual([added.kid]);
   });
+
+  test("a rotation takes effect at the new key's signs_from even though the platform's keys were cached just before it", async () => {
+    const { platformId } = await server.newPlatform();
+    const t0 = server.deps.clock.now();
+    const kidAt = async (at: Date) =>
+      /kid=(.+)$/.exec(await signatureHeader(server.db, platformId, "{}", at))?.[1];
+    const before = await kidAt(t0);
+    const added = await rotateSigningKey(server.db, platformId, t0);
+    expect(await kidAt(new Date(t0.getTime() + DAY - 1000))).toBe(before);
+    expect(await kidAt(new Date(t0.getTime() + DAY))).toBe(added.kid);
+  });
 });

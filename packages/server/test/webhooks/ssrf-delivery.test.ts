@@ -80,6 +80,26 @@ describe("connect time: the resolved address is checked and is the one connected
     await receiver.close();
   });
 
+  test("a kept-alive connection a sandbox delivery opened is never reused for a production platform: its delivery to the same address is refused", async () => {
+    const receiver = await startReceiver();
+    const url = `http://hooks.dev.test:${new URL(receiver.url).port}/hooks`;
+    const sandbox = await app.newPlatform("SANDBOX");
+    expect((await sandbox.client.patch("/config", { webhookEndpoint: url })).status).toBe(200);
+    await app.runJobs();
+    expect(attempted(await deliveries(sandbox.client)).state).toBe("DELIVERED");
+    // Stored directly: PATCH /config wants https outside the sandbox, and the reuse at stake is per scheme.
+    const production = await app.newPlatform("PRODUCTION");
+    await server.db.query("UPDATE platforms SET webhook_endpoint = $2 WHERE id = $1", [
+      production.credentials.platformId,
+      url,
+    ]);
+    await produce(server, production.credentials.platformId);
+    await app.runJobs();
+    expect(attempted(await deliveries(production.client)).attempts[0]?.error).toBe("ADDRESS_NOT_ALLOWED");
+    expect([receiver.received.length, receiver.connections()]).toEqual([1, 1]);
+    await receiver.close();
+  });
+
   test("a production endpoint stored before the rule, at localhost, is refused when sent: ADDRESS_NOT_ALLOWED, no socket opened", async () => {
     const target = await connectionCounter();
     const platform = await server.newPlatform("PRODUCTION");

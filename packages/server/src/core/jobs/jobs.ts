@@ -20,8 +20,44 @@ export interface JobContext {
   reschedule(tx: Tx, runAt: Date): Promise<void>;
 }
 
+/** What a queue's worker works with: the runner's dependencies and scope. */
+export interface QueueContext {
+  deps: Deps;
+  /** Only these platforms' work, read at every claim (JobRunner's `platformIds`). */
+  platformIds?: ReadonlySet<string>;
+}
+
+/** One runner's worker over a queue: it claims, runs and records the queue's due work in bulk. */
+export interface QueueWorker {
+  /** Runs everything due now and resolves once it is recorded; answers how many items ran. */
+  runDue(): Promise<number>;
+  /** Works in the background: due work is picked up within `pollMs` while idle, and at once while busy. */
+  start(pollMs: number): void;
+  /** Stops claiming and waits for the work in progress to be recorded. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Work kept in its area's own table instead of `jobs` (a webhook delivery row is its own job): claimed
+ * and recorded in bulk by a worker of each runner, so it needs no row in `jobs` and no turn in its batch.
+ */
+export interface JobQueue {
+  open(context: QueueContext): QueueWorker;
+}
+
 /** A job handler: idempotent (a crash after its commit and before the lease ends can run it again). */
-export type JobHandler = (context: JobContext) => Promise<void>;
+export type JobHandler = ((context: JobContext) => Promise<void>) & {
+  /** The queue a runner given this handler also works (see `withQueue`). */
+  readonly queue?: JobQueue;
+};
+
+/**
+ * A handler that brings a queue with it: runners are built from the handler table (src/jobs.ts), so this
+ * is how an area's queue reaches every runner without a second registry.
+ */
+export function withQueue(handler: (context: JobContext) => Promise<void>, queue: JobQueue): JobHandler {
+  return Object.assign(handler, { queue });
+}
 
 /** Schedules work inside the caller's transaction: it exists only if the change that needs it commits. */
 export async function scheduleJob(
@@ -55,6 +91,7 @@ interface JobRow {
 export class JobRunner {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
+  private readonly workers: QueueWorker[];
 
   constructor(
     private readonly deps: Deps,
@@ -70,13 +107,17 @@ export class JobRunner {
        */
       platformIds?: ReadonlySet<string>;
     } = {},
-  ) {}
+  ) {
+    const queues = new Set(Object.values(handlers).flatMap((h) => (h.queue ? [h.queue] : [])));
+    const context: QueueContext = options.platformIds ? { deps, platformIds: options.platformIds } : { deps };
+    this.workers = [...queues].map((queue) => queue.open(context));
+  }
 
   /** Polls every `pollMs`; after a batch that ran jobs it looks again at once, so a backlog drains at full speed. */
   start(): void {
     const tick = (delayMs: number) => {
       this.timer = setTimeout(async () => {
-        const ran = await this.runDue().catch((error: unknown) => {
+        const ran = await this.runJobs().catch((error: unknown) => {
           this.deps.logger.error({ err: error }, "job runner tick failed");
           return 0;
         });
@@ -84,17 +125,28 @@ export class JobRunner {
       }, delayMs);
     };
     tick(this.options.pollMs ?? 500);
+    for (const worker of this.workers) worker.start(this.options.pollMs ?? 500);
   }
 
-  /** Stops polling and waits for the batch in progress. */
+  /** Stops polling and waits for the batch in progress and the queues' work in progress. */
   async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.running?.catch(() => undefined);
+    await Promise.all([this.running?.catch(() => undefined), ...this.workers.map((w) => w.stop())]);
   }
 
-  /** Runs every job due now (one batch); returns how many ran. Tests call it to make progress deterministic. */
+  /**
+   * Runs every job due now (one batch) and the queues' due work; returns how many ran. Tests call it to
+   * make progress deterministic.
+   */
   runDue(): Promise<number> {
+    return Promise.all([this.runJobs(), ...this.workers.map((w) => w.runDue())]).then((counts) =>
+      counts.reduce((sum, n) => sum + n, 0),
+    );
+  }
+
+  /** One batch of the jobs table, after the batch in progress (batches never overlap). */
+  private runJobs(): Promise<number> {
     const run = (this.running ?? Promise.resolve(0)).then(() => this.runBatch());
     this.running = run.catch(() => 0);
     return run;

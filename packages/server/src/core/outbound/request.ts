@@ -26,19 +26,42 @@ export type OutboundErrorClass = (typeof OUTBOUND_ERROR_CLASSES)[number];
 /**
  * The agents filter by the resolved address inside the socket's own lookup: the address that passed
  * is the one connected to (no second resolution a rebinding DNS server could answer differently), and
- * the Host header and TLS SNI stay the URL's name. keepAlive is off: a socket is never reused for
- * another policy's request.
+ * the Host header and TLS SNI stay the URL's name. Every new connection is checked; a kept-alive one is
+ * reused only by the agent, policy and resolver whose check it passed (issue 20: a connection per
+ * delivery cost a handshake each and left thousands of sockets in TIME_WAIT).
  */
-const agents = {
-  publicOnly: {
-    http: new RequestFilteringHttpAgent({ allowPrivateIPAddress: false }),
-    https: new RequestFilteringHttpsAgent({ allowPrivateIPAddress: false }),
-  },
-  privateAllowed: {
-    http: new RequestFilteringHttpAgent({ allowPrivateIPAddress: true }),
-    https: new RequestFilteringHttpsAgent({ allowPrivateIPAddress: true }),
-  },
-};
+interface AgentFamily {
+  http: RequestFilteringHttpAgent;
+  https: RequestFilteringHttpsAgent;
+}
+
+/**
+ * An idle kept-alive socket is closed after this, before the 5 s at which Node servers (the default
+ * keepAliveTimeout) and many proxies close theirs, so a reused socket is rarely one the peer is closing.
+ */
+export const IDLE_SOCKET_MS = 4_000;
+
+function agentFamily(allowPrivateIPAddress: boolean): AgentFamily {
+  const options = { allowPrivateIPAddress, keepAlive: true, timeout: IDLE_SOCKET_MS };
+  return { http: new RequestFilteringHttpAgent(options), https: new RequestFilteringHttpsAgent(options) };
+}
+
+const agents = { publicOnly: agentFamily(false), privateAllowed: agentFamily(true) };
+// An injected resolver (tests' fake DNS) gets agents of its own: a socket one resolver's answer vetted is
+// never reused for another's.
+const resolverAgents = new WeakMap<LookupFunction, typeof agents>();
+
+function agentsFor(policy: TargetPolicy): AgentFamily {
+  let families = agents;
+  if (policy.lookup) {
+    families = resolverAgents.get(policy.lookup) ?? {
+      publicOnly: agentFamily(false),
+      privateAllowed: agentFamily(true),
+    };
+    resolverAgents.set(policy.lookup, families);
+  }
+  return policy.allowPrivate ? families.privateAllowed : families.publicOnly;
+}
 
 const notAllowed = (hostname: string) =>
   Object.assign(new Error(`${hostname} resolves to an address no request may reach`), {
@@ -77,7 +100,7 @@ export function preflight(url: string, policy: TargetPolicy): { url: URL } | { e
 
 /** An http(s) request through the filtering agent of `policy`; the URL must have passed `preflight`. */
 export function outboundRequest(url: URL, policy: TargetPolicy, options: RequestOptions): ClientRequest {
-  const family = policy.allowPrivate ? agents.privateAllowed : agents.publicOnly;
+  const family = agentsFor(policy);
   const https = url.protocol === "https:";
   const lookup = guardedLookup(policy.lookup ?? (dnsLookup as LookupFunction));
   return (https ? httpsRequest : httpRequest)(url, {

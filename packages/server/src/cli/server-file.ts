@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { isAlive } from "../core/db/data-dir.js";
 
 /**
  * `<data dir>/server.json`: where the server started on a data directory listens, written when it
@@ -43,16 +44,6 @@ async function readServerFile(dataDir: string): Promise<ServerFile | undefined> 
     return parsed as ServerFile;
   } catch {
     return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -35,7 +35,8 @@ async function holderPid(dataDir: string): Promise<number | undefined> {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it exists but belongs to another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -25,21 +25,17 @@ export function isTerminalKyc(status: string): boolean {
 
 /**
  * The suffix that decides a customer's sandbox outcome: `fullName` for an individual; for a business the
- * `registrationNumber`, else the first beneficial owner's `lastName` carrying a magic suffix.
+ * `registrationNumber`, else the first beneficial owner's `lastName` (`ownerLastNames`, in the order the
+ * owners were added; kyc/ reads them) carrying a magic suffix.
  */
-export function decidingSuffix(customer: {
-  customer_type: "INDIVIDUAL" | "BUSINESS";
-  profile: Record<string, unknown>;
-}): string {
-  const profile = customer.profile as {
-    fullName?: string;
-    businessInfo?: { registrationNumber?: string };
-    beneficialOwners?: { lastName?: string }[];
-  };
+export function decidingSuffix(
+  customer: { customer_type: "INDIVIDUAL" | "BUSINESS"; profile: Record<string, unknown> },
+  ownerLastNames: readonly string[] = [],
+): string {
+  const profile = customer.profile as { fullName?: string; businessInfo?: { registrationNumber?: string } };
   if (customer.customer_type === "INDIVIDUAL") return sandboxSuffix(profile.fullName);
-  const candidates = [
-    profile.businessInfo?.registrationNumber,
-    ...(profile.beneficialOwners ?? []).map((owner) => owner.lastName),
-  ].map(sandboxSuffix);
+  const candidates = [profile.businessInfo?.registrationNumber, ...ownerLastNames]
+    .filter((value) => value !== undefined)
+    .map(sandboxSuffix);
   return candidates.find((suffix) => ["001", "002", "003"].includes(suffix)) ?? candidates[0] ?? "";
 }

@@ -9,7 +9,7 @@ export async function emitVerificationCreated(
 ): Promise<void> {
   await enqueueEvent(tx, {
     platformId: event.platformId,
-    type: `VERIFICATION.${event.verification.status}`,
+    type: `VERIFICATION.${event.verification.verificationStatus}`,
     data: event.verification,
     now: event.now,
   });

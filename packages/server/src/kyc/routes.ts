@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
-import { errorResponses } from "../core/http/schemas.js";
+import { errorResponses, StringEnum } from "../core/http/schemas.js";
+import { beneficialOwnerRoutes } from "./beneficial-owner-routes.js";
 import { createDocument, getDocument, listDocuments, replaceDocument } from "./documents.js";
+import { kycLinkRoutes } from "./kyc-link-routes.js";
 import {
   CreateDocumentBody,
   CreateVerificationBody,
@@ -12,6 +14,7 @@ import {
   ReplaceDocumentBody,
   Verification,
   VerificationParams,
+  verificationStatuses,
 } from "./schemas.js";
 import { getVerification, listVerifications, submitVerification } from "./verifications.js";
 
@@ -22,8 +25,18 @@ const ListQuery = Query({
   ...SortQuery,
 });
 
+// The hosted API's listVerifications: customerId and verificationStatus filters, plus our sortOrder (§1.6).
+const ListVerificationsQuery = Query({
+  customerId: Type.Optional(Type.String({ maxLength: 100 })),
+  verificationStatus: Type.Optional(StringEnum(verificationStatuses)),
+  ...PageQuery,
+  ...SortQuery,
+});
+
 export const kycRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const tags = ["Customer verification"];
+  await app.register(beneficialOwnerRoutes, { deps });
+  await app.register(kycLinkRoutes, { deps });
 
   app.post(
     "/documents",
@@ -61,14 +74,20 @@ export const kycRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
 
   app.post(
     "/verifications",
-    { schema: { tags, body: CreateVerificationBody, response: { 201: Verification, ...errorResponses } } },
-    async (request, reply) =>
-      reply.code(201).send(await submitVerification(deps, request.caller, request.body)),
+    // 200 as in the hosted API's createVerification: a submission, not a resource the caller names.
+    { schema: { tags, body: CreateVerificationBody, response: { 200: Verification, ...errorResponses } } },
+    async (request) => submitVerification(deps, request.caller, request.body),
   );
 
   app.get(
     "/verifications",
-    { schema: { tags, querystring: ListQuery, response: { 200: Page(Verification), ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        querystring: ListVerificationsQuery,
+        response: { 200: Page(Verification), ...errorResponses },
+      },
+    },
     async (request) => {
       const { filters, page } = splitPageQuery(request.query);
       return listVerifications(deps, request.caller, filters, page);

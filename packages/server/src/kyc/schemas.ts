@@ -55,37 +55,43 @@ export type Document = Static<typeof Document>;
 
 export const DocumentParams = Type.Object({ documentId: Type.String() });
 
+/** The hosted API's VerificationStatus; this service produces RESOLVE_ERRORS, PENDING_MANUAL_REVIEW, APPROVED, REJECTED. */
 export const verificationStatuses = [
   "RESOLVE_ERRORS",
   "PENDING_MANUAL_REVIEW",
+  "IN_PROGRESS",
   "APPROVED",
   "REJECTED",
+  "READY_FOR_VERIFICATION",
 ] as const;
 export type VerificationStatus = (typeof verificationStatuses)[number];
 
-export const MissingField = Type.Object({
-  type: Type.Literal("MISSING_FIELD"),
-  field: Type.String({ description: "Path of the missing customer field, e.g. businessInfo.legalName." }),
+/** The VerificationErrorType values the packet check produces (the hosted enum has more, from a provider). */
+export const verificationErrorTypes = [
+  "MISSING_FIELD",
+  "MISSING_IDENTITY_DOCUMENT",
+  "MISSING_LEGAL_PRESENCE_DOCUMENT",
+  "MISSING_BENEFICIAL_OWNER",
+] as const;
+
+/** The hosted API's VerificationError: one missing field, document or owner of the packet. */
+export const VerificationError = Type.Object({
+  resourceId: Type.String({ description: "The resource the entry is about: here always the customer." }),
+  type: StringEnum(verificationErrorTypes),
+  field: Type.Optional(
+    Type.String({ description: "Path of the missing customer field, e.g. businessInfo.legalName." }),
+  ),
+  acceptedDocumentTypes: Type.Optional(Type.Array(StringEnum(documentTypes))),
   reason: Type.String(),
 });
-export type MissingField = Static<typeof MissingField>;
-
-export const MissingDocument = Type.Object({
-  type: Type.Literal("MISSING_DOCUMENT"),
-  acceptedDocumentTypes: Type.Array(StringEnum(documentTypes)),
-  reason: Type.String(),
-});
-export type MissingDocument = Static<typeof MissingDocument>;
-
-export const VerificationError = Type.Union([MissingField, MissingDocument]);
 export type VerificationError = Static<typeof VerificationError>;
 
 export const Verification = Type.Object({
   id: Type.String(),
   customerId: Type.String(),
-  status: StringEnum(verificationStatuses),
+  verificationStatus: StringEnum(verificationStatuses),
   errors: Type.Array(VerificationError, {
-    description: "One entry per missing field or document; empty unless status is RESOLVE_ERRORS.",
+    description: "One entry per missing field, document or owner; empty unless RESOLVE_ERRORS.",
   }),
   createdAt: DateTime(),
   updatedAt: DateTime(),

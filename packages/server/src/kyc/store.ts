@@ -150,14 +150,20 @@ export async function hasVerifications(tx: Tx, customerId: string): Promise<bool
 export function listVerifications(
   db: Executor,
   platformId: string,
-  filters: { customerId?: string | undefined },
+  filters: { customerId?: string | undefined; verificationStatus?: VerificationStatus | undefined },
   page: PageInput,
 ): Promise<PageResult<VerificationRow>> {
+  const { where, params } = customerFilter(platformId, filters.customerId);
+  if (filters.verificationStatus !== undefined) {
+    params.push(filters.verificationStatus);
+    where.push(`status = $${params.length}`);
+  }
   return listPage<VerificationRow>({
     executor: db,
     table: "verifications",
-    ...customerFilter(platformId, filters.customerId),
-    scope: `verifications|${platformId}|${filters.customerId}`,
+    where,
+    params,
+    scope: `verifications|${platformId}|${filters.customerId}|${filters.verificationStatus}`,
     ...page,
   });
 }

@@ -15,11 +15,11 @@ import {
 } from "../customers/kyc-outcomes.js";
 import { type CustomerRow, updateCustomer } from "../customers/store.js";
 import { findPlatform, type PlatformRow } from "../platform/store.js";
+import { ownersOf, setOwnersKycStatus } from "./beneficial-owner-store.js";
 import { identityDocumentTypes } from "./documents.js";
 import { emitVerificationCreated } from "./events.js";
 import type {
   CreateVerificationBody,
-  DocumentType,
   Verification,
   VerificationError,
   VerificationStatus,
@@ -31,70 +31,75 @@ interface Profile {
   birthDate?: string;
   nationality?: string;
   address?: object;
-  businessInfo?: { legalName?: string; registrationNumber?: string };
-  beneficialOwners?: { firstName?: string; lastName?: string; birthDate?: string }[];
+  businessInfo?: Record<string, unknown>;
 }
 
 export function toVerification(row: store.VerificationRow): Verification {
   return {
     id: row.id,
     customerId: row.customer_id,
-    status: row.status,
+    verificationStatus: row.status,
     errors: row.errors,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
 }
 
-const missingField = (field: string, reason = `${field} is required for verification.`) =>
-  ({ type: "MISSING_FIELD", field, reason }) as const;
-
-function missingDocument(types: readonly DocumentType[], reason: string): VerificationError {
-  return { type: "MISSING_DOCUMENT", acceptedDocumentTypes: [...types], reason };
-}
-
 const absent = (value: unknown) => value === undefined || value === null || value === "";
 
+/** The businessInfo fields a complete KYB packet needs: the hosted API's required BusinessInfo fields. */
+const requiredBusinessInfo = ["legalName", "country", "incorporatedOn", "taxId"] as const;
+
 /**
- * The packet check (decisions-kyc.md): one entry per missing profile field, then one per missing
- * document. Array paths use the FieldError notation, e.g. `beneficialOwners[0].birthDate`.
+ * The packet check (decisions-kyc.md): one entry per missing profile field, then one per missing document,
+ * then a business's missing beneficial owner; each names the customer as its `resourceId`.
  */
-export function packetErrors(customer: CustomerRow, documentTypes: Set<string>): VerificationError[] {
+export function packetErrors(
+  customer: CustomerRow,
+  documentTypes: Set<string>,
+  ownerCount: number,
+): VerificationError[] {
   const profile = customer.profile as Profile;
+  const resourceId = customer.id;
+  const missingField = (field: string): VerificationError => ({
+    resourceId,
+    type: "MISSING_FIELD",
+    field,
+    reason: `${field} is required for verification.`,
+  });
   const errors: VerificationError[] = [];
   if (customer.customer_type === "INDIVIDUAL") {
     for (const field of ["fullName", "birthDate", "nationality", "address"] as const) {
       if (absent(profile[field])) errors.push(missingField(field));
     }
     if (!identityDocumentTypes.some((type) => documentTypes.has(type))) {
-      errors.push(
-        missingDocument(
-          identityDocumentTypes,
-          "One identity document (passport, driver's license or national id) is required.",
-        ),
-      );
+      errors.push({
+        resourceId,
+        type: "MISSING_IDENTITY_DOCUMENT",
+        acceptedDocumentTypes: [...identityDocumentTypes],
+        reason: "One identity document (passport, driver's license or national id) is required.",
+      });
     }
     return errors;
   }
-  for (const field of ["legalName", "registrationNumber"] as const) {
+  for (const field of requiredBusinessInfo) {
     if (absent(profile.businessInfo?.[field])) errors.push(missingField(`businessInfo.${field}`));
   }
   if (absent(profile.address)) errors.push(missingField("address"));
-  const owners = profile.beneficialOwners ?? [];
-  if (owners.length === 0) {
-    errors.push(
-      missingField("beneficialOwners", "At least one beneficial owner is required for verification."),
-    );
-  }
-  owners.forEach((owner, index) => {
-    for (const field of ["firstName", "lastName", "birthDate"] as const) {
-      if (absent(owner[field])) errors.push(missingField(`beneficialOwners[${index}].${field}`));
-    }
-  });
   if (!documentTypes.has("CERTIFICATE_OF_INCORPORATION")) {
-    errors.push(
-      missingDocument(["CERTIFICATE_OF_INCORPORATION"], "A certificate of incorporation is required."),
-    );
+    errors.push({
+      resourceId,
+      type: "MISSING_LEGAL_PRESENCE_DOCUMENT",
+      acceptedDocumentTypes: ["CERTIFICATE_OF_INCORPORATION"],
+      reason: "A certificate of incorporation is required.",
+    });
+  }
+  if (ownerCount === 0) {
+    errors.push({
+      resourceId,
+      type: "MISSING_BENEFICIAL_OWNER",
+      reason: "At least one beneficial owner (POST /beneficial-owners) is required for verification.",
+    });
   }
   return errors;
 }
@@ -117,19 +122,24 @@ async function decide(tx: Tx, platform: PlatformRow, customer: CustomerRow): Pro
     return { status: customer.kyc_status as "APPROVED" | "REJECTED", errors: [] };
   }
   const sandbox = platform.environment === "SANDBOX";
+  const owners = customer.customer_type === "BUSINESS" ? await ownersOf(tx, customer.id) : [];
+  const suffix = decidingSuffix(
+    customer,
+    owners.map((owner) => owner.personal_info.lastName),
+  );
   if (
     sandbox &&
     platform.sandbox_skip_verification_paperwork &&
     customer.customer_type === "BUSINESS" &&
     !(await store.hasVerifications(tx, customer.id))
   ) {
-    const outcome = skipPaperworkOutcome(decidingSuffix(customer));
+    const outcome = skipPaperworkOutcome(suffix);
     if (outcome) return resolved(outcome);
   }
-  const errors = packetErrors(customer, await store.documentTypesOf(tx, customer.id));
+  const errors = packetErrors(customer, await store.documentTypesOf(tx, customer.id), owners.length);
   if (errors.length > 0) return { status: "RESOLVE_ERRORS", errors };
   // Without a KYC provider a production packet waits for manual review.
-  return resolved(sandbox ? packetOutcome(decidingSuffix(customer)) : "PENDING");
+  return resolved(sandbox ? packetOutcome(suffix) : "PENDING");
 }
 
 /**
@@ -163,6 +173,9 @@ export async function submitVerification(
     if (decision.kycStatus !== undefined && decision.kycStatus !== customer.kyc_status) {
       const updated = { ...customer, kyc_status: decision.kycStatus, updated_at: now };
       await updateCustomer(tx, updated);
+      // A business's owners were checked with it: they take its new status.
+      if (customer.customer_type === "BUSINESS")
+        await setOwnersKycStatus(tx, customer.id, decision.kycStatus, now);
       await emitKycStatusChange(tx, {
         platformId: caller.platformId,
         previous: customer.kyc_status,
@@ -185,7 +198,7 @@ export async function getVerification(deps: Deps, caller: Caller, rawId: string)
 export async function listVerifications(
   deps: Deps,
   caller: Caller,
-  filters: { customerId?: string | undefined },
+  filters: { customerId?: string | undefined; verificationStatus?: VerificationStatus | undefined },
   page: store.PageInput,
 ): Promise<PageResult<Verification>> {
   const result = await store.listVerifications(deps.db, caller.platformId, filters, page);

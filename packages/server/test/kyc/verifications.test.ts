@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Verification } from "../../src/kyc/schemas.js";
 import { type Credentials, startServer, type TestClient, type TestServer } from "../harness.js";
 
+/** The error body with its FieldErrors, as these tests read it. */
+type ErrorBody = { code: string; reason: string; details: { errors: { field: string; message: string }[] } };
+
 let server: TestServer;
 let client: TestClient;
 let skip: TestClient;
@@ -19,18 +22,45 @@ const idPattern = /^Verification:[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9
 
 const profile = (fullName: string) => ({ fullName, birthDate: "1990-01-31", nationality: "US", address });
 const individual = (fullName: string) => ({ customerType: "INDIVIDUAL", ...profile(fullName) });
-const owner = (lastName: string) => ({ firstName: "Ann", lastName, birthDate: "1980-02-29" });
-const business = (registrationNumber: string, lastName = "Smith") => ({
+const businessInfo = (registrationNumber?: string) => ({
+  legalName: "Acme LLC",
+  country: "US",
+  incorporatedOn: "2018-03-14",
+  taxId: "47-1234567",
+  ...(registrationNumber === undefined ? {} : { registrationNumber }),
+});
+/** A business whose profile is complete; its beneficial owners are added with `addOwner`. */
+const business = (registrationNumber?: string) => ({
   customerType: "BUSINESS",
-  businessInfo: { legalName: "Acme LLC", registrationNumber },
+  businessInfo: businessInfo(registrationNumber),
   address,
-  beneficialOwners: [owner(lastName)],
+});
+const ownerBody = (customerId: string, lastName: string) => ({
+  customerId,
+  roles: ["UBO"],
+  ownershipPercentage: 25,
+  personalInfo: {
+    firstName: "Ann",
+    lastName,
+    birthDate: "1980-02-29",
+    nationality: "US",
+    address,
+    idType: "SSN",
+    identifier: "123-45-6789",
+  },
 });
 
-async function createCustomer(c: TestClient, body: Record<string, unknown>) {
-  const res = await c.post("/customers", body);
+async function createCustomer(c: TestClient, body: Record<string, unknown>, ownerLastNames: string[] = []) {
+  const res = await c.post<{ id: string; kycStatus: string; updatedAt: string }>("/customers", body);
   expect(res.status).toBe(201);
-  return res.body as { id: string; kycStatus: string; updatedAt: string };
+  for (const lastName of ownerLastNames) await addOwner(c, res.body.id, lastName);
+  return res.body;
+}
+
+async function addOwner(c: TestClient, customerId: string, lastName: string) {
+  const res = await c.post<{ id: string }>("/beneficial-owners", ownerBody(customerId, lastName));
+  expect(res.status, res.text).toBe(201);
+  return res.body;
 }
 
 async function upload(c: TestClient, customerId: string, documentType: string) {
@@ -39,8 +69,8 @@ async function upload(c: TestClient, customerId: string, documentType: string) {
 }
 
 /** A customer with a complete packet: profile fields plus the required document. */
-async function completeCustomer(c: TestClient, body: Record<string, unknown>) {
-  const customer = await createCustomer(c, body);
+async function completeCustomer(c: TestClient, body: Record<string, unknown>, ownerLastNames = ["Smith"]) {
+  const customer = await createCustomer(c, body, body.customerType === "BUSINESS" ? ownerLastNames : []);
   const document = body.customerType === "INDIVIDUAL" ? "PASSPORT" : "CERTIFICATE_OF_INCORPORATION";
   await upload(c, customer.id, document);
   return customer;
@@ -48,27 +78,23 @@ async function completeCustomer(c: TestClient, body: Record<string, unknown>) {
 
 async function submit(c: TestClient, customerId: string) {
   const res = await c.post<Verification>("/verifications", { customerId });
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(200);
   return res.body;
 }
 
 /** Submits and checks both the verification status and the customer's resulting kycStatus. */
 async function expectOutcome(c: TestClient, customerId: string, status: string, kycStatus: string) {
   const verification = await submit(c, customerId);
-  expect(verification.status).toBe(status);
+  expect(verification.verificationStatus).toBe(status);
   expect((await c.get(`/customers/${customerId}`)).body.kycStatus).toBe(kycStatus);
   return verification;
 }
 
-const missing = (field: string, reason = `${field} is required for verification.`) => ({
+const missing = (resourceId: string, field: string) => ({
+  resourceId,
   type: "MISSING_FIELD",
   field,
-  reason,
-});
-const missingDocument = (acceptedDocumentTypes: string[], reason: string) => ({
-  type: "MISSING_DOCUMENT",
-  acceptedDocumentTypes,
-  reason,
+  reason: `${field} is required for verification.`,
 });
 
 const suffixRows = [
@@ -85,7 +111,7 @@ describe("sandbox outcome of a complete packet", () => {
     expect(verification).toEqual({
       id: expect.stringMatching(idPattern),
       customerId: customer.id,
-      status: row.status,
+      verificationStatus: row.status,
       errors: [],
       createdAt: expect.any(String),
       updatedAt: verification.createdAt,
@@ -98,7 +124,7 @@ describe("sandbox outcome of a complete packet", () => {
   });
 
   test.each(suffixRows)("complete packet, owner lastName suffix $suffix -> $status", async (row) => {
-    const customer = await completeCustomer(client, business("RN-4567", `Smith${row.suffix}`));
+    const customer = await completeCustomer(client, business(), ["Jones", `Smith${row.suffix}`]);
     await expectOutcome(client, customer.id, row.status, row.kycStatus);
   });
 
@@ -115,35 +141,61 @@ describe("incomplete packet", () => {
     await upload(client, customer.id, "PROOF_OF_ADDRESS");
     const verification = await expectOutcome(client, customer.id, "RESOLVE_ERRORS", "UNVERIFIED");
     expect(verification.errors).toEqual([
-      missing("birthDate"),
-      missing("nationality"),
-      missing("address"),
-      missingDocument(
-        ["PASSPORT", "DRIVERS_LICENSE", "NATIONAL_ID"],
-        "One identity document (passport, driver's license or national id) is required.",
-      ),
+      missing(customer.id, "birthDate"),
+      missing(customer.id, "nationality"),
+      missing(customer.id, "address"),
+      {
+        resourceId: customer.id,
+        type: "MISSING_IDENTITY_DOCUMENT",
+        acceptedDocumentTypes: ["PASSPORT", "DRIVERS_LICENSE", "NATIONAL_ID"],
+        reason: "One identity document (passport, driver's license or national id) is required.",
+      },
     ]);
     expect((await client.get(`/customers/${customer.id}`)).body.updatedAt).toBe(customer.updatedAt);
   });
 
-  test("incomplete business packet -> RESOLVE_ERRORS per missing field and the certificate", async () => {
-    const customer = await createCustomer(client, { customerType: "BUSINESS", fullName: "Acme" });
+  test("incomplete business packet -> RESOLVE_ERRORS per missing businessInfo field, certificate and owner", async () => {
+    const customer = await createCustomer(client, {
+      customerType: "BUSINESS",
+      businessInfo: { legalName: "A" },
+    });
     const verification = await expectOutcome(client, customer.id, "RESOLVE_ERRORS", "UNVERIFIED");
     expect(verification.errors).toEqual([
-      missing("businessInfo.legalName"),
-      missing("businessInfo.registrationNumber"),
-      missing("address"),
-      missing("beneficialOwners", "At least one beneficial owner is required for verification."),
-      missingDocument(["CERTIFICATE_OF_INCORPORATION"], "A certificate of incorporation is required."),
+      missing(customer.id, "businessInfo.country"),
+      missing(customer.id, "businessInfo.incorporatedOn"),
+      missing(customer.id, "businessInfo.taxId"),
+      missing(customer.id, "address"),
+      {
+        resourceId: customer.id,
+        type: "MISSING_LEGAL_PRESENCE_DOCUMENT",
+        acceptedDocumentTypes: ["CERTIFICATE_OF_INCORPORATION"],
+        reason: "A certificate of incorporation is required.",
+      },
+      {
+        resourceId: customer.id,
+        type: "MISSING_BENEFICIAL_OWNER",
+        reason: "At least one beneficial owner (POST /beneficial-owners) is required for verification.",
+      },
     ]);
   });
 
-  test("business packet: a beneficial owner without birthDate is named by its index", async () => {
-    const body = business("RN-4567");
-    body.beneficialOwners.push({ firstName: "Bob", lastName: "Jones" } as (typeof body.beneficialOwners)[0]);
-    const customer = await completeCustomer(client, body);
+  test("business packet without a beneficial owner -> RESOLVE_ERRORS; adding one resolves by its lastName", async () => {
+    const customer = await completeCustomer(client, business(), []);
     const verification = await expectOutcome(client, customer.id, "RESOLVE_ERRORS", "UNVERIFIED");
-    expect(verification.errors).toEqual([missing("beneficialOwners[1].birthDate")]);
+    expect(verification.errors.map((e) => e.type)).toEqual(["MISSING_BENEFICIAL_OWNER"]);
+    await addOwner(client, customer.id, "Li002");
+    await expectOutcome(client, customer.id, "REJECTED", "REJECTED");
+  });
+
+  test("a business's beneficial owners take its new status; one added later starts UNVERIFIED", async () => {
+    const customer = await completeCustomer(client, business("RN-001"), ["Smith", "Jones"]);
+    await expectOutcome(client, customer.id, "PENDING_MANUAL_REVIEW", "PENDING");
+    const later = await addOwner(client, customer.id, "Brown");
+    const owners = await client.get<{ data: { id: string; kycStatus: string }[] }>(
+      `/beneficial-owners?customerId=${customer.id}`,
+    );
+    expect(owners.body.data.map((o) => o.kycStatus)).toEqual(["PENDING", "PENDING", "UNVERIFIED"]);
+    expect(owners.body.data[2]?.id).toBe(later.id);
   });
 
   test("RESOLVE_ERRORS, then the missing fields and document are added -> resolves by suffix", async () => {
@@ -166,10 +218,24 @@ describe("terminal statuses are final", () => {
     expect(rename.body).toMatchObject({ fullName: renamed, kycStatus: from });
     expect(await submit(client, customer.id)).toMatchObject({
       customerId: customer.id,
-      status: from,
+      verificationStatus: from,
       errors: [],
     });
     expect((await client.get(`/customers/${customer.id}`)).body).toEqual(rename.body);
+  });
+
+  test("APPROVED business: renaming its owner to a 002 lastName and resubmitting changes nothing", async () => {
+    const customer = await completeCustomer(client, business("RN-457"), ["Smith"]);
+    await expectOutcome(client, customer.id, "APPROVED", "APPROVED");
+    const owners = await client.get<{ data: { id: string }[] }>(
+      `/beneficial-owners?customerId=${customer.id}`,
+    );
+    const ownerId = owners.body.data[0]?.id;
+    const rename = await client.patch(`/beneficial-owners/${ownerId}`, {
+      personalInfo: { lastName: "Li002" },
+    });
+    expect(rename.body).toMatchObject({ personalInfo: { lastName: "Li002" }, kycStatus: "APPROVED" });
+    await expectOutcome(client, customer.id, "APPROVED", "APPROVED");
   });
 
   test("PENDING (suffix 001) stays PENDING on resubmission", async () => {
@@ -182,7 +248,9 @@ describe("terminal statuses are final", () => {
     const customer = await completeCustomer(client, individual("Jane Doe 457"));
     const post = () => client.post("/verifications", { customerId: customer.id });
     const results = await Promise.all([post(), post(), post()]);
-    expect(results.map((r) => `${r.status} ${r.body.status}`)).toEqual(Array(3).fill("201 APPROVED"));
+    expect(results.map((r) => `${r.status} ${r.body.verificationStatus}`)).toEqual(
+      Array(3).fill("200 APPROVED"),
+    );
   });
 });
 
@@ -211,16 +279,12 @@ describe("skip-paperwork (sandboxSkipVerificationPaperwork)", () => {
 
   const reg = (registrationNumber: string) => ({ businessInfo: { legalName: "Acme", registrationNumber } });
   test.each([
-    { rule: "registrationNumber suffix 002", status: "REJECTED", fields: reg("RN-002") },
-    { rule: "registrationNumber other suffix", status: "APPROVED", fields: reg("RN-457") },
-    { rule: "owner lastName suffix 002", status: "REJECTED", fields: { beneficialOwners: [owner("Li002")] } },
-    {
-      rule: "owner lastName other suffix",
-      status: "APPROVED",
-      fields: { beneficialOwners: [owner("Li457")] },
-    },
+    { rule: "registrationNumber suffix 002", status: "REJECTED", fields: reg("RN-002"), owners: [] },
+    { rule: "registrationNumber other suffix", status: "APPROVED", fields: reg("RN-457"), owners: [] },
+    { rule: "owner lastName suffix 002", status: "REJECTED", fields: {}, owners: ["Li002"] },
+    { rule: "owner lastName other suffix", status: "APPROVED", fields: {}, owners: ["Li457"] },
   ])("skip-paperwork, business first submission, $rule -> $status without documents", async (row) => {
-    const customer = await createCustomer(skip, { customerType: "BUSINESS", ...row.fields });
+    const customer = await createCustomer(skip, { customerType: "BUSINESS", ...row.fields }, row.owners);
     expect(customer.kycStatus).toBe("UNVERIFIED");
     const verification = await expectOutcome(skip, customer.id, row.status, row.status);
     expect(verification.errors).toEqual([]);
@@ -229,10 +293,13 @@ describe("skip-paperwork (sandboxSkipVerificationPaperwork)", () => {
   test.each(["001", "003"])("skip-paperwork, business suffix %s -> normal packet rules", async (suffix) => {
     const customer = await createCustomer(skip, { customerType: "BUSINESS", ...reg(`RN-${suffix}`) });
     const verification = await expectOutcome(skip, customer.id, "RESOLVE_ERRORS", "UNVERIFIED");
-    expect(verification.errors.map((e) => ("field" in e ? e.field : e.type))).toEqual([
+    expect(verification.errors.map((e) => e.field ?? e.type)).toEqual([
+      "businessInfo.country",
+      "businessInfo.incorporatedOn",
+      "businessInfo.taxId",
       "address",
-      "beneficialOwners",
-      "MISSING_DOCUMENT",
+      "MISSING_LEGAL_PRESENCE_DOCUMENT",
+      "MISSING_BENEFICIAL_OWNER",
     ]);
   });
 
@@ -257,7 +324,7 @@ describe("reading verifications", () => {
   test("GET /verifications/{id} returns the submission", async () => {
     const res = await client.get<Verification>(`/verifications/${ids[0]}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: ids[0], customerId, status: "RESOLVE_ERRORS" });
+    expect(res.body).toMatchObject({ id: ids[0], customerId, verificationStatus: "RESOLVE_ERRORS" });
     expect(res.body.errors).toHaveLength(5);
   });
 
@@ -283,6 +350,26 @@ describe("reading verifications", () => {
     const res = await as().get(`/verifications/${id()}`);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ code: "VERIFICATION_NOT_FOUND", reason: `No verification ${id()}.` });
+  });
+
+  test("GET /verifications?verificationStatus= lists only verifications with that status", async () => {
+    const errors = await client.get<{ data: Verification[] }>(
+      `/verifications?customerId=${customerId}&verificationStatus=RESOLVE_ERRORS`,
+    );
+    expect(errors.body.data.map((v) => v.id).sort()).toEqual([...ids].sort());
+    const approved = await client.get(`/verifications?customerId=${customerId}&verificationStatus=APPROVED`);
+    expect(approved.body).toEqual({ data: [], hasMore: false, totalCount: 0 });
+  });
+
+  test("GET /verifications with an unknown verificationStatus -> 400 INVALID_INPUT", async () => {
+    const res = await client.get("/verifications?verificationStatus=DONE");
+    expect(res.status).toBe(400);
+    expect((res.body as ErrorBody).details.errors).toEqual([
+      expect.objectContaining({
+        field: "verificationStatus",
+        constraint: expect.objectContaining({ enum: expect.any(Array) }),
+      }),
+    ]);
   });
 
   test("another platform's list filtered by this customer is empty", async () => {

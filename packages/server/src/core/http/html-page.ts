@@ -16,6 +16,18 @@ export const hostedPageHeaders: Record<string, string> = {
   "x-robots-tag": "noindex",
 };
 
+/**
+ * Headers of a hosted form page (liveness, KYC): no scripts or outside resources, the form may post only
+ * back here, not embeddable (frame-ancestors 'none' + X-Frame-Options: a consent page inside someone
+ * else's frame invites clickjacking).
+ */
+export const hostedFormPageHeaders: Record<string, string> = {
+  ...hostedPageHeaders,
+  "content-security-policy":
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  "x-frame-options": "DENY",
+};
+
 /** A complete HTML document with an inline style sheet; `body` is trusted markup (escape its text first). */
 export function htmlDocument(title: string, style: string, body: string): string {
   return `<!doctype html>

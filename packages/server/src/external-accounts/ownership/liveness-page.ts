@@ -1,20 +1,13 @@
 import type { FieldError } from "../../core/errors/api-error.js";
-import { escapeHtml, hostedPageHeaders, htmlDocument } from "../../core/http/html-page.js";
+import { escapeHtml, hostedFormPageHeaders, htmlDocument } from "../../core/http/html-page.js";
 import type { GoneReason, LivenessView } from "./liveness-flow.js";
 import { MAX_IMAGE_BYTES } from "./liveness-submission.js";
 
 /**
- * Headers of every hosted liveness page. No scripts or outside resources at all; the form may post
- * only back here. Not embeddable (frame-ancestors 'none' + X-Frame-Options): a consent-and-photo page
- * inside someone else's frame invites clickjacking, and apps that embed use the provider-SDK path
+ * Headers of every hosted liveness page (core/http/html-page.ts); apps that embed use the provider-SDK path
  * (the challenge's `token`) instead. Never cached or stored; no Referer leaking the token.
  */
-export const livenessPageHeaders: Record<string, string> = {
-  ...hostedPageHeaders,
-  "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  "x-frame-options": "DENY",
-};
+export const livenessPageHeaders = hostedFormPageHeaders;
 
 const style = `
   body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #111827; background: #f3f4f6; }

@@ -1,8 +1,18 @@
 import { paginate } from "./core/pagination.js";
-import { type ApiResult, type HttpMethod, path, RequestSender, type SendInput } from "./core/request.js";
+import {
+  type ApiResult,
+  type EmptyResult,
+  type HttpMethod,
+  path,
+  RequestSender,
+  type SendInput,
+} from "./core/request.js";
 import type { CreatePlatformExternalAccountBody, ExternalAccount } from "./types/external-accounts.js";
 import type {
   Agent,
+  AgentAction,
+  AgentActionListParams,
+  AgentTransferOutBody,
   AnyTransaction,
   CreateQuoteBody,
   ExecuteQuoteBody,
@@ -135,6 +145,22 @@ export class AgentClient {
     return this.#send("POST", "/agents/me/external-accounts", { body }, options);
   }
 
+  /** `GET /agents/me/external-accounts/{externalAccountId}` (`VIEW_ACCOUNTS`): one of the customer's accounts. */
+  async getExternalAccount(
+    externalAccountId: string,
+    options?: AgentRequestOptions,
+  ): Promise<ApiResult<ExternalAccount>> {
+    return this.#send("GET", path`/agents/me/external-accounts/${externalAccountId}`, {}, options);
+  }
+
+  /** `DELETE /agents/me/external-accounts/{externalAccountId}` (`CREATE_EXTERNAL_ACCOUNTS`) → `204`. */
+  async deleteExternalAccount(
+    externalAccountId: string,
+    options?: AgentRequestOptions,
+  ): Promise<EmptyResult> {
+    return this.#send("DELETE", path`/agents/me/external-accounts/${externalAccountId}`, {}, options);
+  }
+
   /** `POST /agents/me/quotes` (`SEND_PAYMENTS`): prices a payment from the customer's account. */
   async createQuote(body: CreateQuoteBody, options?: AgentRequestOptions): Promise<ApiResult<Quote>> {
     return this.#send("POST", "/agents/me/quotes", { body }, options);
@@ -155,6 +181,37 @@ export class AgentClient {
     options?: AgentRequestOptions,
   ): Promise<ApiResult<Quote>> {
     return this.#send("POST", path`/agents/me/quotes/${quoteId}/execute`, { body }, options);
+  }
+
+  /** `GET /agents/me/actions` (`SEND_PAYMENTS`): one page of the agent's own actions, newest first. */
+  async listActions(
+    params: AgentActionListParams = {},
+    options?: AgentRequestOptions,
+  ): Promise<ApiResult<Page<AgentAction>>> {
+    return this.#send("GET", "/agents/me/actions", { query: params }, options);
+  }
+
+  listAllActions(
+    params: AgentActionListParams = {},
+    options?: AgentRequestOptions,
+  ): AsyncGenerator<AgentAction, void, undefined> {
+    return paginate((page) => this.listActions(page, options), params);
+  }
+
+  /** `GET /agents/me/actions/{actionId}`: one of the agent's own actions, else `NotFoundError`. */
+  async getAction(actionId: string, options?: AgentRequestOptions): Promise<ApiResult<AgentAction>> {
+    return this.#send("GET", path`/agents/me/actions/${actionId}`, {}, options);
+  }
+
+  /**
+   * `POST /agents/me/transfer-out` (`SEND_PAYMENTS`) → `201` TRANSFER_OUT action: `PENDING_APPROVAL` while the
+   * policy requires platform approval, else `APPROVED` with its payment executing.
+   */
+  async transferOut(
+    body: AgentTransferOutBody,
+    options?: AgentRequestOptions,
+  ): Promise<ApiResult<AgentAction>> {
+    return this.#send("POST", "/agents/me/transfer-out", { body }, options);
   }
 
   /** `GET /agents/me/transactions` (`VIEW_TRANSACTIONS`). */

@@ -5,6 +5,7 @@ import { ConfigResource } from "./resources/config.js";
 import { CryptoResource } from "./resources/crypto.js";
 import { CustomersResource } from "./resources/customers.js";
 import { DiscoveriesResource } from "./resources/discoveries.js";
+import { EventsResource } from "./resources/events.js";
 import { ExchangeRatesResource } from "./resources/exchange-rates.js";
 import {
   type CustomerExternalAccountsResource,
@@ -13,6 +14,7 @@ import {
 } from "./resources/external-accounts.js";
 import { InternalAccountsResource } from "./resources/internal-accounts.js";
 import { InvitationsResource } from "./resources/invitations.js";
+import { BeneficialOwnersResource, VerificationsResource } from "./resources/kyc.js";
 import { QuotesResource } from "./resources/quotes.js";
 import { SandboxResource } from "./resources/sandbox.js";
 import { ScaResource } from "./resources/sca.js";
@@ -77,6 +79,8 @@ export class PaysvcClient {
   readonly sandbox: SandboxResource;
   /** Webhook verification (JWKS cached), the delivery log and re-send. */
   readonly webhooks: WebhooksResource;
+  /** The webhook events the platform's work raised, with their envelopes (`GET /events`). */
+  readonly events: EventsResource;
   /** Embedded wallet authentication: logins, credentials, sessions, export and any signed action (`signedRetry`). */
   readonly wallet: WalletResource;
   /** Stablecoin registration, enablement, provider accounts, mints and burns. */
@@ -86,6 +90,10 @@ export class PaysvcClient {
   /** Strong customer authentication (EEA, UK): login sessions, payment challenges, contact verification, trusted beneficiaries. */
   readonly sca: ScaResource;
   readonly invitations: InvitationsResource;
+  /** The owners of BUSINESS customers, checked by their verification. */
+  readonly beneficialOwners: BeneficialOwnersResource;
+  /** KYC/KYB submissions and the hosted verification link (`createKycLink`). */
+  readonly verifications: VerificationsResource;
   /** Exchange rates, served from a local cache until their `expiresAt`. */
   readonly exchangeRates: ExchangeRatesResource;
   /** Receivers to pay: `lookupUma` checks a UMA address with its VASP and answers a `lookupId`. */
@@ -134,11 +142,14 @@ export class PaysvcClient {
     this.statements = new StatementsResource(sender, this.internalAccounts, this.transactions);
     this.sandbox = new SandboxResource(sender);
     this.webhooks = new WebhooksResource(sender);
+    this.events = new EventsResource(sender);
     this.wallet = new WalletResource(sender);
     this.stablecoins = new StablecoinsResource(sender);
     this.agents = new AgentsResource(sender);
     this.sca = new ScaResource(sender);
     this.invitations = new InvitationsResource(sender);
+    this.beneficialOwners = new BeneficialOwnersResource(sender);
+    this.verifications = new VerificationsResource(sender);
     this.exchangeRates = new ExchangeRatesResource(sender, options.now ?? (() => new Date()));
     this.receiver = new ReceiverResource(sender);
     this.umaProviders = new UmaProvidersResource(sender);

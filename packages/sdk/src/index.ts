@@ -33,6 +33,7 @@ export { ConfigResource } from "./resources/config.js";
 export { CryptoResource } from "./resources/crypto.js";
 export { CustomersResource } from "./resources/customers.js";
 export { DiscoveriesResource } from "./resources/discoveries.js";
+export { EventsResource } from "./resources/events.js";
 export { type ExchangeRateListOptions, ExchangeRatesResource } from "./resources/exchange-rates.js";
 export {
   type CustomerExternalAccountsResource,
@@ -41,6 +42,7 @@ export {
 } from "./resources/external-accounts.js";
 export { InternalAccountsResource } from "./resources/internal-accounts.js";
 export { InvitationsResource } from "./resources/invitations.js";
+export { BeneficialOwnersResource, VerificationsResource } from "./resources/kyc.js";
 export type {
   MessageSigner,
   VerifyOwnershipOptions,
@@ -83,6 +85,7 @@ export {
   stamp,
   type WalletKeyPair,
 } from "./wallet/crypto.js";
+export { DelegatedKeysResource } from "./wallet/delegated-keys.js";
 export { type WalletCryptoCheck, WalletCryptoError } from "./wallet/errors.js";
 export {
   type ExportedMnemonic,

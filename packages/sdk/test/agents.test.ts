@@ -105,25 +105,41 @@ describe("agents through the SDK", () => {
     await expect(again).rejects.toMatchObject({ status: 409, code: "CONFLICT" });
   });
 
-  test("update replaces the policy; revoke makes the agent REVOKED and its token stops working", async () => {
+  test("update renames; updatePolicy changes the fields given; revoke makes the agent REVOKED and its token stops working", async () => {
     const { paysvc } = await platform();
     const { customerId } = await customerWithAccount(paysvc, 0);
     const agent = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
     const { accessToken } = await paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
-    const updated = await paysvc.agents.update(agent.id, {
-      name: "Renamed",
-      policy: policy({ allowedOperations: ["VIEW_ACCOUNTS"], requirePlatformApproval: false }),
+    const renamed = await paysvc.agents.update(agent.id, { name: "Renamed" });
+    expect(renamed).toMatchObject({ name: "Renamed", policy: agent.policy });
+    const updated = await paysvc.agents.updatePolicy(agent.id, {
+      allowedOperations: ["VIEW_ACCOUNTS"],
+      requirePlatformApproval: false,
     });
-    expect(updated).toMatchObject({
-      name: "Renamed",
-      policy: { allowedOperations: ["VIEW_ACCOUNTS"], requirePlatformApproval: false },
+    expect(updated.policy).toEqual({
+      allowedOperations: ["VIEW_ACCOUNTS"],
+      maxTransactionAmounts: policy().maxTransactionAmounts,
+      requirePlatformApproval: false,
     });
+    await expect(paysvc.agents.updatePolicy(agent.id, {})).rejects.toBeInstanceOf(BadRequestError);
     const revoked = await paysvc.agents.revoke(agent.id);
     expect(revoked).toMatchObject({ status: "REVOKED", revokedAt: expect.any(String) });
     const me = await fetch(`${server.baseUrl}/agents/me`, {
       headers: { authorization: `Bearer ${accessToken}` },
     });
     expect(me.status).toBe(401);
+  });
+
+  test("getDeviceCodeStatus answers redeemed false, then true once redeemed; another platform's code is NotFoundError", async () => {
+    const { paysvc } = await platform();
+    const { customerId } = await customerWithAccount(paysvc, 0);
+    const agent = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
+    const code = agent.deviceCode.code;
+    expect(await paysvc.agents.getDeviceCodeStatus(code)).toMatchObject({ code, redeemed: false });
+    await paysvc.agents.redeemDeviceCode(code);
+    expect(await paysvc.agents.getDeviceCodeStatus(code)).toMatchObject({ code, redeemed: true });
+    const { paysvc: other } = await platform();
+    await expect(other.agents.getDeviceCodeStatus(code)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   test("createDeviceCode issues a new code; redeeming it replaces the access token", async () => {
@@ -176,6 +192,47 @@ describe("transactions.approve", () => {
     expect(approved).toMatchObject({ id: transactionId, status: "PROCESSING" });
     expect(approved.pendingReason).toBeUndefined();
     expect((await paysvc.internalAccounts.get(accountId)).totalBalance.amount).toBe(99_000);
+  });
+
+  test("listApprovals lists the pending action; approveAction executes it and the agent reads it APPROVED", async () => {
+    const { paysvc } = await platform();
+    const { app, quoteId, transactionId } = await pendingAgentPayment(paysvc);
+    const page = await paysvc.agents.listApprovals();
+    expect(page.data).toHaveLength(1);
+    const action = page.data[0];
+    expect(action).toMatchObject({
+      status: "PENDING_APPROVAL",
+      type: "EXECUTE_QUOTE",
+      quote: { id: quoteId },
+      transaction: { id: transactionId, status: "PENDING" },
+    });
+    const all: string[] = [];
+    for await (const a of paysvc.agents.listAllApprovals({ limit: 1 })) all.push(a.id);
+    expect(all).toEqual([action?.id]);
+    const approved = await paysvc.agents.approveAction(action?.agentId as string, action?.id as string);
+    expect(approved).toMatchObject({ status: "APPROVED", transaction: { status: "PROCESSING" } });
+    expect(await app.getAction(action?.id as string)).toMatchObject({ status: "APPROVED" });
+    const again = paysvc.agents.approveAction(action?.agentId as string, action?.id as string);
+    await expect(again).rejects.toBeInstanceOf(ConflictError);
+    await expect(again).rejects.toMatchObject({ code: "CONFLICT" });
+  });
+
+  test("rejectAction makes the action REJECTED with its reason; the agent lists it by status", async () => {
+    const { paysvc } = await platform();
+    const { app } = await pendingAgentPayment(paysvc);
+    const [action] = (await app.listActions({ status: "PENDING_APPROVAL" })).data;
+    const rejected = await paysvc.agents.rejectAction(action?.agentId as string, action?.id as string, {
+      reason: "Not this week.",
+    });
+    expect(rejected).toMatchObject({
+      status: "REJECTED",
+      rejectionReason: "Not this week.",
+      transaction: { status: "FAILED" },
+    });
+    const listed: string[] = [];
+    for await (const a of app.listAllActions({ status: "REJECTED" })) listed.push(a.id);
+    expect(listed).toEqual([action?.id]);
+    await expect(app.getAction("AgentAction:nope")).rejects.toBeInstanceOf(NotFoundError);
   });
 
   test("approving twice is ConflictError TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL", async () => {
@@ -246,6 +303,43 @@ describe("AgentClient (the agent app's own calls)", () => {
     const transactions = [];
     for await (const t of app.listAllTransactions({ type: "OUTGOING" })) transactions.push(t.id);
     expect(transactions).toEqual([transactionId]);
+  });
+
+  test("the agent reads and deletes one of its customer's external accounts; another customer's is NotFoundError", async () => {
+    const { paysvc } = await platform();
+    const { app } = await pendingAgentPayment(paysvc);
+    const { app: other } = await pendingAgentPayment(paysvc);
+    const [account] = (await app.listExternalAccounts()).data;
+    const id = account?.id as string;
+    expect(await app.getExternalAccount(id)).toMatchObject({ id, currency: "USD" });
+    const foreign = other.getExternalAccount(id);
+    await expect(foreign).rejects.toBeInstanceOf(NotFoundError);
+    await expect(foreign).rejects.toMatchObject({ code: "ACCOUNT_NOT_FOUND" });
+    await expect(other.deleteExternalAccount(id)).rejects.toBeInstanceOf(NotFoundError);
+    const deleted = await app.deleteExternalAccount(id);
+    expect(deleted.lastResponse.status).toBe(204);
+    await expect(app.getExternalAccount(id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test("transferOut answers a TRANSFER_OUT action awaiting approval; above the policy maximum is BadRequestError", async () => {
+    const { paysvc } = await platform();
+    const { app, accountId } = await pendingAgentPayment(paysvc);
+    const [external] = (await app.listExternalAccounts()).data;
+    const payload = {
+      source: { accountId },
+      destination: { accountId: external?.id as string },
+      amount: 2_000,
+    };
+    const action = await app.transferOut(payload);
+    expect(action.lastResponse.status).toBe(201);
+    expect(action).toMatchObject({
+      type: "TRANSFER_OUT",
+      status: "PENDING_APPROVAL",
+      transferDetails: { amount: 2_000, currency: "USD", sourceAccountId: accountId },
+    });
+    const tooMuch = app.transferOut({ ...payload, amount: 50_001 });
+    await expect(tooMuch).rejects.toBeInstanceOf(BadRequestError);
+    await expect(tooMuch).rejects.toMatchObject({ code: "TRANSACTION_SIZE_LIMIT_EXCEEDED" });
   });
 
   test("an operation outside the agent's policy is PermissionError FORBIDDEN", async () => {

@@ -79,14 +79,14 @@ describe("customers through the SDK", () => {
     expect(seen).toEqual(created.map((c) => c.id));
   });
 
-  test("delete answers 204 with a request id and marks the customer deleted", async () => {
+  test("delete answers 200 with the deleted Customer (isDeleted true) and a request id", async () => {
     const created = await paysvc.customers.create({
       customerType: "INDIVIDUAL",
       platformCustomerId: "sdk-del-1",
     });
     const deleted = await paysvc.customers.delete(created.id);
-    expect(deleted).toEqual({});
-    expect(deleted.lastResponse).toEqual({ requestId: expect.stringMatching(/^req_/), status: 204 });
+    expect(deleted).toMatchObject({ id: created.id, platformCustomerId: "sdk-del-1", isDeleted: true });
+    expect(deleted.lastResponse).toEqual({ requestId: expect.stringMatching(/^req_/), status: 200 });
     expect((await paysvc.customers.get(created.id)).isDeleted).toBe(true);
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { convertMinorUnits, parseRate } from "../../server/src/exchange-rates/decimal.js";
 import { startServer, type TestServer } from "../../server/test/harness.js";
 import { BadRequestError, PaysvcClient } from "../src/index.js";
 
@@ -20,18 +21,41 @@ async function clientWithClock() {
 }
 
 describe("exchange rates through the SDK", () => {
-  test("list answers the rates with currencies, fees and a 5-minute expiresAt", async () => {
+  test("list answers each corridor per destination rail, priced for the default sendingAmount of 10000", async () => {
     const { paysvc } = await clientWithClock();
     const rates = await paysvc.exchangeRates.list({ sourceCurrency: "USD", destinationCurrency: "EUR" });
     expect(rates.lastResponse.status).toBe(200);
-    expect(rates.data).toHaveLength(1);
-    const [rate] = rates.data;
-    expect(rate).toMatchObject({ sourceCurrency: { code: "USD" }, destinationCurrency: { code: "EUR" } });
-    expect(rate?.rate).toBeGreaterThan(0);
-    expect(Date.parse(rate?.expiresAt ?? "") - Date.parse(rate?.fetchedAt ?? "")).toBe(5 * 60 * 1000);
+    expect(rates.data.map((rate) => rate.destinationPaymentRail)).toEqual(["SEPA_INSTANT", "SEPA", "SWIFT"]);
+    for (const rate of rates.data) {
+      expect(rate).toMatchObject({
+        sourceCurrency: { code: "USD" },
+        destinationCurrency: { code: "EUR" },
+        sendingAmount: 10_000,
+        fees: { fixed: 0, total: 0 },
+      });
+      expect(rate.exchangeRate).toBeGreaterThan(0);
+      const exact = convertMinorUnits(
+        10_000,
+        parseRate(String(rate.exchangeRate)),
+        { from: 2, to: 2 },
+        "down",
+      );
+      expect(rate.receivingAmount).toBe(exact);
+    }
   });
 
-  test("a second list before expiresAt is served from the cache (same request id)", async () => {
+  test("several destination currencies (sent as a repeated parameter) and a sendingAmount", async () => {
+    const { paysvc } = await clientWithClock();
+    const rates = await paysvc.exchangeRates.list({
+      sourceCurrency: "USD",
+      destinationCurrency: ["MXN", "GBP"],
+      sendingAmount: 250_000,
+    });
+    expect(new Set(rates.data.map((rate) => rate.destinationCurrency.code))).toEqual(new Set(["GBP", "MXN"]));
+    for (const rate of rates.data) expect(rate.sendingAmount).toBe(250_000);
+  });
+
+  test("a second list within 5 minutes of updatedAt is served from the cache (same request id)", async () => {
     const { paysvc } = await clientWithClock();
     const first = await paysvc.exchangeRates.list({ sourceCurrency: "USD" });
     const second = await paysvc.exchangeRates.list({ sourceCurrency: "USD" });
@@ -39,18 +63,20 @@ describe("exchange rates through the SDK", () => {
     expect(second.lastResponse.requestId).toBe(first.lastResponse.requestId);
   });
 
-  test("the cache is per filter: another filter asks the server", async () => {
+  test("the cache is per set of parameters: another filter or sendingAmount asks the server", async () => {
     const { paysvc } = await clientWithClock();
     const fromUsd = await paysvc.exchangeRates.list({ sourceCurrency: "USD" });
     const toMxn = await paysvc.exchangeRates.list({ destinationCurrency: "MXN" });
     expect(toMxn.lastResponse.requestId).not.toBe(fromUsd.lastResponse.requestId);
     expect(new Set(toMxn.data.map((rate) => rate.destinationCurrency.code))).toEqual(new Set(["MXN"]));
+    const larger = await paysvc.exchangeRates.list({ sourceCurrency: "USD", sendingAmount: 20_000 });
+    expect(larger.lastResponse.requestId).not.toBe(fromUsd.lastResponse.requestId);
   });
 
-  test("once the client's clock reaches expiresAt the next list asks the server again", async () => {
+  test("once the client's clock reaches 5 minutes after updatedAt the next list asks the server again", async () => {
     const { paysvc, clock } = await clientWithClock();
     const first = await paysvc.exchangeRates.list({ sourceCurrency: "USD" });
-    clock.now = new Date(Math.min(...first.data.map((rate) => Date.parse(rate.expiresAt))));
+    clock.now = new Date(Math.min(...first.data.map((rate) => Date.parse(rate.updatedAt))) + 5 * 60 * 1000);
     const next = await paysvc.exchangeRates.list({ sourceCurrency: "USD" });
     expect(next.lastResponse.requestId).not.toBe(first.lastResponse.requestId);
   });
@@ -77,5 +103,15 @@ describe("exchange rates through the SDK", () => {
     const refused = paysvc.exchangeRates.list({ sourceCurrency: "" });
     await expect(refused).rejects.toBeInstanceOf(BadRequestError);
     await expect(refused).rejects.toMatchObject({ code: "INVALID_INPUT" });
+  });
+
+  test("an unknown code among several destination currencies is BadRequestError INVALID_CURRENCY naming it", async () => {
+    const { paysvc } = await clientWithClock();
+    const refused = paysvc.exchangeRates.list({ destinationCurrency: ["MXN", "XYZ"] });
+    await expect(refused).rejects.toBeInstanceOf(BadRequestError);
+    await expect(refused).rejects.toMatchObject({
+      code: "INVALID_CURRENCY",
+      details: { errors: [{ field: "destinationCurrency[1]" }] },
+    });
   });
 });

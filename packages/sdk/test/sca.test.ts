@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServer, type TestClient, type TestServer } from "../../server/test/harness.js";
+import { SoftAuthenticator } from "../../server/test/wallet-auth/webauthn-authenticator.js";
 import {
   BadRequestError,
   ConflictError,
@@ -7,13 +8,16 @@ import {
   PaysvcClient,
   PaysvcError,
   type Quote,
-  type ScaChallenge,
+  type ScaLoginStart,
 } from "../src/index.js";
 import { withEndUserTerms } from "./end-user-terms.js";
 
 /** Wednesday 10:00 Chicago: a business day. */
 const AT = "2027-03-10T16:00:00.000Z";
 const OTP = "000000";
+const IP = "203.0.113.42";
+const ORIGIN = "http://localhost:5173";
+const DAY = 24 * 3600_000;
 
 let server: TestServer;
 beforeAll(async () => {
@@ -64,41 +68,43 @@ async function bankAccount(paysvc: PaysvcClient, customerId: string): Promise<st
 }
 
 describe("SCA login through the SDK", () => {
-  test("login(customerId, code) starts and completes a login: a session 180 days long", async () => {
+  test("login(customerId, endUserIpAddress, code) starts and completes a login: SUCCESS, a session 180 days long", async () => {
     const { paysvc } = await platform();
     const { customerId } = await scaCustomer(paysvc);
-    const session = await paysvc.sca.login(customerId, OTP);
-    expect(session.lastResponse.status).toBe(200);
-    expect(session).toMatchObject({ customerId, factor: "OTP", id: expect.stringMatching(/^Session:/) });
-    expect(Date.parse(session.sessionExpiresAt) - Date.parse(session.createdAt)).toBe(180 * 24 * 3600_000);
+    const done = await paysvc.sca.login(customerId, IP, OTP);
+    expect(done.lastResponse.status).toBe(200);
+    expect(done.status).toBe("SUCCESS");
+    const lasts = Date.parse(done.sessionExpiresAt ?? "") - Date.parse(AT);
+    expect(lasts).toBeGreaterThanOrEqual(180 * DAY);
+    expect(lasts).toBeLessThan(180 * DAY + 60_000);
   });
 
-  test("login with an answer function hands it the challenge and sends what it returns", async () => {
+  test("login with an answer function hands it the login start and sends what it returns", async () => {
     const { paysvc } = await platform();
     const { customerId } = await scaCustomer(paysvc);
-    const seen: ScaChallenge[] = [];
-    const session = await paysvc.sca.login(customerId, (challenge) => {
-      seen.push(challenge);
+    const seen: ScaLoginStart[] = [];
+    const done = await paysvc.sca.login(customerId, IP, (start) => {
+      seen.push(start);
       return { code: OTP };
     });
     expect(seen).toEqual([
-      expect.objectContaining({ customerId, purpose: "LOGIN", factor: "OTP", requestId: expect.any(String) }),
+      expect.objectContaining({ factor: "SMS_OTP", challengeId: expect.stringMatching(/^Request:/) }),
     ]);
-    expect(session.customerId).toBe(customerId);
+    expect(done.status).toBe("SUCCESS");
   });
 
-  test("login repeated with the same idempotencyKey replays the same session (one key per step)", async () => {
+  test("login repeated with the same idempotencyKey replays the same answer (one key per step)", async () => {
     const { paysvc } = await platform();
     const { customerId } = await scaCustomer(paysvc);
-    const first = await paysvc.sca.login(customerId, OTP, { idempotencyKey: "sdk-login-1" });
-    const again = await paysvc.sca.login(customerId, OTP, { idempotencyKey: "sdk-login-1" });
+    const first = await paysvc.sca.login(customerId, IP, OTP, { idempotencyKey: "sdk-login-1" });
+    const again = await paysvc.sca.login(customerId, IP, OTP, { idempotencyKey: "sdk-login-1" });
     expect(again).toEqual({ ...first });
   });
 
   test("a wrong code is BadRequestError INVALID_INPUT naming the code field", async () => {
     const { paysvc } = await platform();
     const { customerId } = await scaCustomer(paysvc);
-    const refused = paysvc.sca.login(customerId, "123456");
+    const refused = paysvc.sca.login(customerId, IP, "123456");
     await expect(refused).rejects.toBeInstanceOf(BadRequestError);
     const error = (await refused.catch((e: unknown) => e)) as PaysvcError;
     expect(error.code).toBe("INVALID_INPUT");
@@ -108,13 +114,16 @@ describe("SCA login through the SDK", () => {
   test("the 5th wrong code in a row locks the customer: a PaysvcError with status 423 ACCOUNT_LOCKED", async () => {
     const { paysvc } = await platform();
     const { customerId } = await scaCustomer(paysvc);
-    const challenge = await paysvc.sca.startLogin({ customerId });
-    for (let i = 0; i < 4; i++) {
-      await expect(
-        paysvc.sca.completeLogin({ requestId: challenge.requestId, code: "111111" }),
-      ).rejects.toMatchObject({ status: 400 });
-    }
-    const locked = paysvc.sca.completeLogin({ requestId: challenge.requestId, code: "111111" });
+    const start = await paysvc.sca.startLogin(customerId, { factor: "SMS_OTP" });
+    const wrong = {
+      factor: "SMS_OTP" as const,
+      endUserIpAddress: IP,
+      challengeId: start.challengeId,
+      code: "111111",
+    };
+    for (let i = 0; i < 4; i++)
+      await expect(paysvc.sca.completeLogin(customerId, wrong)).rejects.toMatchObject({ status: 400 });
+    const locked = paysvc.sca.completeLogin(customerId, wrong);
     await expect(locked).rejects.toBeInstanceOf(PaysvcError);
     await expect(locked).rejects.toMatchObject({ status: 423, code: "ACCOUNT_LOCKED" });
   });
@@ -122,26 +131,91 @@ describe("SCA login through the SDK", () => {
   test("a customer outside the SCA regions is ConflictError CONFLICT", async () => {
     const { paysvc } = await platform();
     const { customerId } = await scaCustomer(paysvc, "US");
-    await expect(paysvc.sca.login(customerId, OTP)).rejects.toMatchObject({ status: 409, code: "CONFLICT" });
+    await expect(paysvc.sca.login(customerId, IP, OTP)).rejects.toMatchObject({
+      status: 409,
+      code: "CONFLICT",
+    });
   });
 
-  test("revokeSession logs out (204): trust changes are then ConflictError SCA_SESSION_REQUIRED", async () => {
+  test("recordSecurityEvent RESET_PASSWORD_COMPLETED ends the session: trust changes are then ConflictError SCA_SESSION_REQUIRED", async () => {
     const { paysvc } = await platform();
     const { customerId } = await scaCustomer(paysvc);
     const externalId = await bankAccount(paysvc, customerId);
-    const session = await paysvc.sca.login(customerId, OTP);
-    expect((await paysvc.sca.revokeSession(session.id)).lastResponse.status).toBe(204);
+    await paysvc.sca.login(customerId, IP, OTP);
+    const event = await paysvc.sca.recordSecurityEvent(customerId, { eventType: "RESET_PASSWORD_COMPLETED" });
+    expect(event).toMatchObject({ eventType: "RESET_PASSWORD_COMPLETED", suspended: false, customerId });
     await expect(paysvc.sca.startBeneficiaryTrust(externalId)).rejects.toMatchObject({
       status: 409,
       code: "SCA_SESSION_REQUIRED",
     });
   });
 
-  test("revoking an unknown session is NotFoundError SESSION_NOT_FOUND", async () => {
+  test("recordSecurityEvent FAILED_LOGIN_ATTEMPT counts the attempts", async () => {
     const { paysvc } = await platform();
-    const refused = paysvc.sca.revokeSession("Session:nope");
-    await expect(refused).rejects.toBeInstanceOf(NotFoundError);
-    await expect(refused).rejects.toMatchObject({ code: "SESSION_NOT_FOUND" });
+    const { customerId } = await scaCustomer(paysvc);
+    const event = await paysvc.sca.recordSecurityEvent(customerId, { eventType: "FAILED_LOGIN_ATTEMPT" });
+    expect(event).toMatchObject({ failedAttempts: 1, suspended: false, lockedUntil: null });
+  });
+});
+
+describe("SCA factors through the SDK (passkeys, real WebAuthn)", () => {
+  async function enrolled(paysvc: PaysvcClient) {
+    const { customerId, accountId } = await scaCustomer(paysvc);
+    await paysvc.sca.login(customerId, IP, OTP);
+    const authenticator = new SoftAuthenticator();
+    const start = await paysvc.sca.startFactorEnrollment(customerId, { type: "PASSKEY" });
+    expect(start).toMatchObject({ type: "PASSKEY", relyingPartyId: "localhost" });
+    const attestation = authenticator.register(String(start.options.challenge));
+    const confirmed = await paysvc.sca.confirmFactorEnrollment(customerId, {
+      type: "PASSKEY",
+      origin: ORIGIN,
+      credential: {
+        id: attestation.credentialId,
+        rawId: attestation.credentialId,
+        type: "public-key",
+        response: {
+          clientDataJSON: attestation.clientDataJson,
+          attestationObject: attestation.attestationObject,
+          transports: attestation.transports,
+        },
+      },
+    });
+    return { customerId, accountId, authenticator, confirmed };
+  }
+
+  test("startFactorEnrollment and confirmFactorEnrollment enroll the passkey; listFactors shows it; deleteFactor removes it", async () => {
+    const { paysvc } = await platform();
+    const { customerId, authenticator, confirmed } = await enrolled(paysvc);
+    expect(confirmed.factor).toEqual({ factor: "PASSKEY", credentialId: authenticator.id, name: "Passkey" });
+    expect((await paysvc.sca.listFactors(customerId)).factors.map((f) => f.factor)).toEqual([
+      "SMS_OTP",
+      "PASSKEY",
+    ]);
+    await expect(paysvc.sca.startFactorEnrollment(customerId, { type: "PASSKEY" })).rejects.toMatchObject({
+      status: 409,
+      code: "PASSKEY_ALREADY_ENROLLED",
+    });
+    expect((await paysvc.sca.deleteFactor(customerId, authenticator.id)).lastResponse.status).toBe(204);
+    const gone = paysvc.sca.deleteFactor(customerId, authenticator.id);
+    await expect(gone).rejects.toBeInstanceOf(NotFoundError);
+    await expect(gone).rejects.toMatchObject({ code: "AUTH_METHOD_NOT_FOUND" });
+  });
+
+  test("login with the PASSKEY factor signs passkeyOptions", async () => {
+    const { paysvc } = await platform();
+    const { customerId, authenticator } = await enrolled(paysvc);
+    const done = await paysvc.sca.login(
+      customerId,
+      IP,
+      (start) => ({
+        origin: ORIGIN,
+        passkeyAssertion: authenticator.assert(
+          Buffer.from(String(start.passkeyOptions?.challenge), "base64url").toString("utf8"),
+        ),
+      }),
+      { factor: "PASSKEY" },
+    );
+    expect(done.status).toBe("SUCCESS");
   });
 });
 
@@ -158,13 +232,13 @@ describe("trusted beneficiaries through the SDK", () => {
   test("startBeneficiaryTrust answers a challenge (200); confirmBeneficiaryTrust with the code trusts the account", async () => {
     const { paysvc } = await platform();
     const { customerId } = await scaCustomer(paysvc);
-    await paysvc.sca.login(customerId, OTP);
+    await paysvc.sca.login(customerId, IP, OTP);
     const externalId = await bankAccount(paysvc, customerId);
     const started = await paysvc.sca.startBeneficiaryTrust(externalId);
     expect(started.lastResponse.status).toBe(200);
-    expect(started.scaChallenge).toMatchObject({ customerId, purpose: "TRUST_BENEFICIARY", factor: "OTP" });
+    expect(started.scaChallenge).toMatchObject({ purpose: "TRUST_BENEFICIARY", factor: "SMS_OTP" });
     const confirmed = await paysvc.sca.confirmBeneficiaryTrust(externalId, {
-      challengeId: started.scaChallenge?.requestId,
+      challengeId: started.scaChallenge?.id,
       code: OTP,
     });
     expect(confirmed).toMatchObject({ trusted: true });
@@ -174,13 +248,13 @@ describe("trusted beneficiaries through the SDK", () => {
   test("startBeneficiaryUntrust answers a challenge; confirmBeneficiaryUntrust with the code untrusts the account", async () => {
     const { paysvc } = await platform();
     const { customerId } = await scaCustomer(paysvc);
-    await paysvc.sca.login(customerId, OTP);
+    await paysvc.sca.login(customerId, IP, OTP);
     const externalId = await bankAccount(paysvc, customerId);
     await paysvc.sca.startBeneficiaryTrust(externalId);
     await paysvc.sca.confirmBeneficiaryTrust(externalId, { code: OTP });
     const started = await paysvc.sca.startBeneficiaryUntrust(externalId);
     expect(started.lastResponse.status).toBe(200);
-    expect(started.scaChallenge).toMatchObject({ customerId, purpose: "UNTRUST_BENEFICIARY" });
+    expect(started.scaChallenge).toMatchObject({ purpose: "UNTRUST_BENEFICIARY" });
     const confirmed = await paysvc.sca.confirmBeneficiaryUntrust(externalId, { code: OTP });
     expect(confirmed).toMatchObject({ trusted: false });
     expect((await paysvc.externalAccounts.get(externalId)).beneficiaryTrustStatus).toBe("UNTRUSTED");
@@ -189,7 +263,7 @@ describe("trusted beneficiaries through the SDK", () => {
   test("a wrong code is BadRequestError INVALID_INPUT on code", async () => {
     const { paysvc } = await platform();
     const { customerId } = await scaCustomer(paysvc);
-    await paysvc.sca.login(customerId, OTP);
+    await paysvc.sca.login(customerId, IP, OTP);
     const externalId = await bankAccount(paysvc, customerId);
     await paysvc.sca.startBeneficiaryTrust(externalId);
     const refused = paysvc.sca.confirmBeneficiaryTrust(externalId, { code: "111111" });
@@ -198,11 +272,10 @@ describe("trusted beneficiaries through the SDK", () => {
   });
 });
 
-describe("payment challenges through the SDK", () => {
-  test("completePayment answers a held payout's scaChallenge and executes the quote", async () => {
-    const { paysvc, raw } = await platform();
+describe("quote authorization through the SDK", () => {
+  async function heldPayout(paysvc: PaysvcClient, raw: TestClient) {
     const { customerId, accountId } = await scaCustomer(paysvc);
-    await paysvc.sca.login(customerId, OTP);
+    await paysvc.sca.login(customerId, IP, OTP);
     const externalId = await bankAccount(paysvc, customerId);
     const quote = await raw.post<Quote>("/quotes", {
       source: { sourceType: "ACCOUNT", accountId },
@@ -212,12 +285,31 @@ describe("payment challenges through the SDK", () => {
     });
     const held = await raw.post<Quote>(`/quotes/${quote.body.id}/execute`);
     expect(held.body.status).toBe("PENDING_AUTHORIZATION");
-    const done = await paysvc.sca.completePayment({
-      requestId: held.body.scaChallenge?.requestId as string,
-      code: OTP,
-    });
-    expect(done).toMatchObject({ id: quote.body.id, transactionId: expect.stringMatching(/^Transaction:/) });
+    return { accountId, quoteId: quote.body.id, held: held.body };
+  }
+
+  test("authorizeQuote answers a held payout's scaChallenge and executes the quote", async () => {
+    const { paysvc, raw } = await platform();
+    const { accountId, quoteId } = await heldPayout(paysvc, raw);
+    const done = await paysvc.sca.authorizeQuote(quoteId, { code: OTP, endUserIpAddress: IP });
+    expect(done).toMatchObject({ id: quoteId, transactionId: expect.stringMatching(/^Transaction:/) });
     expect(done.status).not.toBe("PENDING_AUTHORIZATION");
     expect((await paysvc.internalAccounts.get(accountId)).balance.amount).toBe(90_000);
+  });
+
+  test("resendQuoteScaCode (204) replaces the scaChallenge; too soon is a PaysvcError 429 RATE_LIMITED", async () => {
+    const { paysvc, raw } = await platform();
+    const { quoteId, held } = await heldPayout(paysvc, raw);
+    await expect(paysvc.sca.resendQuoteScaCode(quoteId)).rejects.toMatchObject({
+      status: 429,
+      code: "RATE_LIMITED",
+    });
+    await paysvc.sandbox.advanceClock(new Date(Date.parse(held.scaChallenge?.expiresAt ?? AT) - 4 * 60_000));
+    expect((await paysvc.sca.resendQuoteScaCode(quoteId)).lastResponse.status).toBe(204);
+    const quote = await raw.get<Quote>(`/quotes/${quoteId}`);
+    expect(quote.body.scaChallenge?.id).not.toBe(held.scaChallenge?.id);
+    expect((await paysvc.sca.authorizeQuote(quoteId, { code: OTP })).status).not.toBe(
+      "PENDING_AUTHORIZATION",
+    );
   });
 });

@@ -107,33 +107,43 @@ describe("stablecoins through the SDK", () => {
     expect(all).toEqual(ids);
   });
 
-  test("a mint debits the source account at once and completes when the provider settles", async () => {
+  test("a mint answers the hosted StablecoinOperation shape (amount in token units), debits the source account at once and completes when the provider settles", async () => {
     const { paysvc, coin, provider, accountId } = await operable(10_000);
     const mint = await paysvc.stablecoins.mint(coin.id, { amount: 2_500, sourceAccountId: accountId });
     expect(mint.lastResponse.status).toBe(201);
     expect(mint).toMatchObject({
       stablecoinId: coin.id,
-      type: "MINT",
+      operationType: "MINT",
       status: "PROCESSING",
-      amount: { amount: 2_500, currency: { code: "USD" } },
-      accountId,
+      amount: "25000000",
+      provider: "BRALE",
+      providerEnvironment: "SANDBOX",
       stablecoinProviderAccountId: provider.id,
+      source: { type: "GRID_INTERNAL_ACCOUNT", accountId },
     });
+    expect(mint).not.toHaveProperty("destination");
     expect((await paysvc.internalAccounts.get(accountId)).balance.amount).toBe(7_500);
     await settle(paysvc);
-    expect(await paysvc.stablecoins.getOperation(coin.id, mint.id)).toMatchObject({ status: "COMPLETED" });
+    expect(await paysvc.stablecoins.getOperation(mint.id)).toMatchObject({ status: "COMPLETED" });
   });
 
-  test("a burn credits the destination account once it completes; listOperations filters by type", async () => {
+  test("a burn credits the destination account once it completes; listOperations filters by operationType", async () => {
     const { paysvc, coin, accountId } = await operable(10_000);
     await paysvc.stablecoins.mint(coin.id, { amount: 3_000, sourceAccountId: accountId });
     await settle(paysvc);
     const burn = await paysvc.stablecoins.burn(coin.id, { amount: 1_000, destinationAccountId: accountId });
-    expect(burn).toMatchObject({ type: "BURN", status: "PROCESSING" });
+    expect(burn).toMatchObject({
+      operationType: "BURN",
+      status: "PROCESSING",
+      amount: "10000000",
+      source: { type: "PROVIDER_INTERNAL_BALANCE" },
+      destination: { accountId },
+    });
     await settle(paysvc);
     expect((await paysvc.internalAccounts.get(accountId)).balance.amount).toBe(8_000);
     const burns = [];
-    for await (const op of paysvc.stablecoins.listAllOperations(coin.id, { type: "BURN" })) burns.push(op.id);
+    for await (const op of paysvc.stablecoins.listAllOperations(coin.id, { operationType: "BURN" }))
+      burns.push(op.id);
     expect(burns).toEqual([burn.id]);
   });
 
@@ -186,5 +196,22 @@ describe("stablecoins through the SDK", () => {
     const read = other.stablecoins.get(coin.id);
     await expect(read).rejects.toBeInstanceOf(NotFoundError);
     await expect(read).rejects.toMatchObject({ code: "STABLECOIN_NOT_FOUND" });
+  });
+
+  test("getOperation reads GET /stablecoin-operations/{id}; another platform's operation is NotFoundError STABLECOIN_OPERATION_NOT_FOUND", async () => {
+    const { paysvc, coin, accountId } = await operable(10_000);
+    const mint = await paysvc.stablecoins.mint(coin.id, { amount: 400, sourceAccountId: accountId });
+    const read = await paysvc.stablecoins.getOperation(mint.id);
+    expect(read.lastResponse.status).toBe(200);
+    expect(read).toMatchObject({
+      id: mint.id,
+      stablecoinId: coin.id,
+      operationType: "MINT",
+      amount: "4000000",
+    });
+    const other = await newClient();
+    const foreign = other.stablecoins.getOperation(mint.id);
+    await expect(foreign).rejects.toBeInstanceOf(NotFoundError);
+    await expect(foreign).rejects.toMatchObject({ code: "STABLECOIN_OPERATION_NOT_FOUND" });
   });
 });

@@ -3,10 +3,14 @@ import { expectTypeOf, test } from "vitest";
 import type * as auth from "../../server/src/auth/schemas.js";
 import type * as management from "../../server/src/cards/management-schemas.js";
 import type * as cards from "../../server/src/cards/schemas.js";
+import type * as bulk from "../../server/src/customers/bulk/schemas.js";
 import type * as customers from "../../server/src/customers/schemas.js";
 import type * as liveness from "../../server/src/external-accounts/ownership/liveness-schemas.js";
 import type * as ownership from "../../server/src/external-accounts/ownership/schemas.js";
 import type * as externalAccounts from "../../server/src/external-accounts/schemas.js";
+import type * as owners from "../../server/src/kyc/beneficial-owner-schemas.js";
+import type * as kycLink from "../../server/src/kyc/kyc-link-schemas.js";
+import type * as kyc from "../../server/src/kyc/schemas.js";
 import type * as payments from "../../server/src/payments/schemas.js";
 import type * as platform from "../../server/src/platform/schemas.js";
 import type * as sandboxCards from "../../server/src/sandbox/card-routes.js";
@@ -22,6 +26,24 @@ test("SDK wire types equal the server's TypeBox schemas", () => {
   expectTypeOf<sdk.CreateCustomerBody>().toEqualTypeOf<Static<typeof customers.CreateCustomerBody>>();
   expectTypeOf<sdk.UpdateCustomerBody>().toEqualTypeOf<Static<typeof customers.UpdateCustomerBody>>();
   expectTypeOf<sdk.Customer>().toEqualTypeOf<Static<typeof customers.Customer>>();
+  expectTypeOf<sdk.BulkCustomerImportJob>().toEqualTypeOf<Static<typeof bulk.BulkCustomerImportJob>>();
+  expectTypeOf<sdk.BulkCustomerImportJobAccepted>().toEqualTypeOf<
+    Static<typeof bulk.BulkCustomerImportJobAccepted>
+  >();
+  expectTypeOf<sdk.CreateBeneficialOwnerBody>().toEqualTypeOf<
+    Static<typeof owners.CreateBeneficialOwnerBody>
+  >();
+  expectTypeOf<sdk.UpdateBeneficialOwnerBody>().toEqualTypeOf<
+    Static<typeof owners.UpdateBeneficialOwnerBody>
+  >();
+  expectTypeOf<sdk.BeneficialOwner>().toEqualTypeOf<Static<typeof owners.BeneficialOwner>>();
+  expectTypeOf<sdk.BeneficialOwnerListParams>().toEqualTypeOf<
+    Static<typeof owners.ListBeneficialOwnersQuery>
+  >();
+  expectTypeOf<sdk.Verification>().toEqualTypeOf<Static<typeof kyc.Verification>>();
+  expectTypeOf<sdk.CreateVerificationBody>().toEqualTypeOf<Static<typeof kyc.CreateVerificationBody>>();
+  expectTypeOf<sdk.CreateKycLinkBody>().toEqualTypeOf<Static<typeof kycLink.CreateKycLinkBody>>();
+  expectTypeOf<sdk.KycLink>().toEqualTypeOf<Static<typeof kycLink.KycLink>>();
   expectTypeOf<sdk.Agreement>().toEqualTypeOf<Static<typeof customers.Agreement>>();
   expectTypeOf<sdk.InternalAccount>().toEqualTypeOf<Static<typeof customers.InternalAccount>>();
   expectTypeOf<sdk.PlatformConfig>().toEqualTypeOf<Static<typeof platform.PlatformConfig>>();
@@ -129,6 +151,12 @@ test("SDK stablecoin, agent, SCA, invitation and exchange-rate wire types equal 
   expectTypeOf<sdk.MintBody>().toEqualTypeOf<Static<StablecoinSchemas["MintBody"]>>();
   expectTypeOf<sdk.BurnBody>().toEqualTypeOf<Static<StablecoinSchemas["BurnBody"]>>();
   expectTypeOf<sdk.StablecoinOperation>().toEqualTypeOf<Static<StablecoinSchemas["StablecoinOperation"]>>();
+  expectTypeOf<sdk.StablecoinOperationSource>().toEqualTypeOf<
+    Static<StablecoinSchemas["StablecoinOperationSource"]>
+  >();
+  expectTypeOf<sdk.StablecoinProviderEnvironment>().toEqualTypeOf<
+    StablecoinSchemas["providerEnvironments"][number]
+  >();
   expectTypeOf<{ status: sdk.StablecoinEnablementStatus }>().toEqualTypeOf<
     Static<StablecoinSchemas["OperatorEnablementBody"]>
   >();
@@ -141,14 +169,30 @@ test("SDK stablecoin, agent, SCA, invitation and exchange-rate wire types equal 
   expectTypeOf<sdk.DeviceCode>().toEqualTypeOf<Static<AgentSchemas["DeviceCode"]>>();
   expectTypeOf<sdk.CreatedAgent>().toEqualTypeOf<Static<AgentSchemas["CreatedAgent"]>>();
   expectTypeOf<sdk.RedeemedDeviceCode>().toEqualTypeOf<Static<AgentSchemas["RedeemedDeviceCode"]>>();
+  expectTypeOf<sdk.UpdateAgentPolicyBody>().toEqualTypeOf<Static<AgentSchemas["UpdatePolicyBody"]>>();
+  expectTypeOf<sdk.DeviceCodeStatus>().toEqualTypeOf<Static<AgentSchemas["DeviceCodeStatus"]>>();
+  expectTypeOf<sdk.RejectAgentActionBody>().toEqualTypeOf<Static<AgentSchemas["RejectActionBody"]>>();
 
   expectTypeOf<sdk.ScaPasskeyAssertion>().toEqualTypeOf<Static<ScaSchemas["PasskeyAssertion"]>>();
   expectTypeOf<sdk.ScaChallenge>().toEqualTypeOf<Static<ScaSchemas["ScaChallenge"]>>();
-  expectTypeOf<sdk.ScaLoginBody>().toEqualTypeOf<Static<ScaSchemas["LoginBody"]>>();
-  expectTypeOf<sdk.ScaCompleteBody>().toEqualTypeOf<Static<ScaSchemas["CompleteBody"]>>();
-  expectTypeOf<sdk.ScaSession>().toEqualTypeOf<Static<ScaSchemas["ScaSession"]>>();
-  expectTypeOf<sdk.EnrollScaPasskeyBody>().toEqualTypeOf<Static<ScaSchemas["EnrollPasskeyBody"]>>();
-  expectTypeOf<sdk.ScaPasskey>().toEqualTypeOf<Static<ScaSchemas["ScaPasskey"]>>();
+  expectTypeOf<sdk.ScaFactorView>().toEqualTypeOf<Static<ScaSchemas["ScaFactorView"]>>();
+  expectTypeOf<sdk.ScaFactorList>().toEqualTypeOf<Static<ScaSchemas["ScaFactorList"]>>();
+  expectTypeOf<sdk.ScaFactorEnrollRequest>().toEqualTypeOf<Static<ScaSchemas["ScaFactorEnrollRequest"]>>();
+  expectTypeOf<sdk.PasskeyEnrollmentStart>().toEqualTypeOf<Static<ScaSchemas["PasskeyEnrollmentStart"]>>();
+  expectTypeOf<sdk.PasskeyEnrollmentConfirmResponse>().toEqualTypeOf<
+    Static<ScaSchemas["PasskeyEnrollmentConfirmResponse"]>
+  >();
+  expectTypeOf<sdk.ScaLoginStartRequest>().toEqualTypeOf<Static<ScaSchemas["ScaLoginStartRequest"]>>();
+  expectTypeOf<sdk.ScaLoginStart>().toEqualTypeOf<Static<ScaSchemas["ScaLoginStart"]>>();
+  expectTypeOf<sdk.ScaLoginCompleteRequest>().toEqualTypeOf<Static<ScaSchemas["ScaLoginCompleteRequest"]>>();
+  expectTypeOf<sdk.ScaLoginComplete>().toEqualTypeOf<Static<ScaSchemas["ScaLoginComplete"]>>();
+  expectTypeOf<sdk.RecordSecurityEventRequest>().toEqualTypeOf<
+    Static<ScaSchemas["RecordSecurityEventRequest"]>
+  >();
+  expectTypeOf<sdk.RecordSecurityEventResponse>().toEqualTypeOf<
+    Static<ScaSchemas["RecordSecurityEventResponse"]>
+  >();
+  expectTypeOf<sdk.ScaAuthorization>().toEqualTypeOf<Static<ScaSchemas["ScaAuthorization"]>>();
   expectTypeOf<sdk.ContactVerificationConfirmBody>().toEqualTypeOf<
     Static<ScaSchemas["ContactVerificationConfirmBody"]>
   >();
@@ -170,4 +214,25 @@ test("SDK stablecoin, agent, SCA, invitation and exchange-rate wire types equal 
 
   expectTypeOf<sdk.ExchangeRateParams>().toEqualTypeOf<Static<RateSchemas["ExchangeRatesQuery"]>>();
   expectTypeOf<sdk.ExchangeRate>().toEqualTypeOf<Static<RateSchemas["ExchangeRate"]>>();
+  expectTypeOf<sdk.ExchangeRateFees>().toEqualTypeOf<Static<RateSchemas["ExchangeRateFees"]>>();
+  expectTypeOf<sdk.ExchangeRateListResponse>().toEqualTypeOf<
+    Static<RateSchemas["ExchangeRateListResponse"]>
+  >();
+});
+
+// Embedded wallet delegated keys (issue 21 §6).
+type DelegatedKeySchemas = typeof import("../../server/src/wallet-auth/delegated-keys-schemas.js");
+
+test("SDK delegated-key wire types equal the server's TypeBox schemas", () => {
+  expectTypeOf<sdk.DelegatedKey>().toEqualTypeOf<Static<DelegatedKeySchemas["DelegatedKey"]>>();
+  expectTypeOf<sdk.DelegatedKeyStatus>().toEqualTypeOf<DelegatedKeySchemas["delegatedKeyStatuses"][number]>();
+  expectTypeOf<sdk.CreateDelegatedKeyBody>().toEqualTypeOf<
+    Static<DelegatedKeySchemas["CreateDelegatedKeyBody"]>
+  >();
+  expectTypeOf<sdk.DelegatedKeyListParams>().toEqualTypeOf<
+    Static<DelegatedKeySchemas["ListDelegatedKeysQuery"]>
+  >();
+  expectTypeOf<sdk.SignedRetryChallenge>().toMatchTypeOf<
+    Static<DelegatedKeySchemas["DelegatedKeySignedRequestChallenge"]>
+  >();
 });

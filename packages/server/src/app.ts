@@ -22,6 +22,7 @@ import { validatorCompiler } from "./core/http/validation.js";
 import { API_VERSION } from "./core/http/version.js";
 import { registerIdempotency } from "./core/idempotency/idempotency.js";
 import { internalAccountRoutes } from "./customers/account-routes.js";
+import { bulkCustomerRoutes } from "./customers/bulk/routes.js";
 import { customerRoutes } from "./customers/routes.js";
 import { discoveryRoutes } from "./discoveries/routes.js";
 import { exchangeRateRoutes } from "./exchange-rates/routes.js";
@@ -43,6 +44,7 @@ import { umaDirectoryRoutes } from "./uma/directory-routes.js";
 import { createUmaQuoteRow } from "./uma/quotes.js";
 import { umaProtocolRoutes, umaRoutes } from "./uma/routes.js";
 import { walletAuthRoutes } from "./wallet-auth/routes.js";
+import { eventRoutes } from "./webhooks/event-routes.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
 export { API_VERSION };
@@ -88,6 +90,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(configRoutes, { prefix, deps });
   await app.register(tokenRoutes, { prefix, deps });
   await app.register(customerRoutes, { prefix, deps });
+  await app.register(bulkCustomerRoutes, { prefix, deps });
   await app.register(internalAccountRoutes, { prefix, deps });
   await app.register(kycRoutes, { prefix, deps });
   await app.register(externalAccountRoutes, { prefix, deps });
@@ -107,6 +110,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(cardRoutes, { prefix, deps });
   await app.register(walletAuthRoutes, { prefix, deps });
   await app.register(webhookRoutes, { prefix, deps });
+  await app.register(eventRoutes, { prefix, deps });
   await app.register(invitationRoutes, { prefix, deps });
   await app.register(agentRoutes, { prefix, deps, gates, cards: cardRows });
   await app.register(stablecoinRoutes, { prefix, deps });

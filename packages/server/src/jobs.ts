@@ -2,6 +2,7 @@ import { agentJobHandlers } from "./agents/approval.js";
 import { cardJobHandlers } from "./cards/issuance-jobs.js";
 import { cardTransactionJobHandlers } from "./cards/transaction-jobs.js";
 import type { JobHandler } from "./core/jobs/jobs.js";
+import { bulkImportJobHandlers } from "./customers/bulk/imports.js";
 import { bankValidationJobHandlers } from "./external-accounts/bank-validation-jobs.js";
 import { livenessJobHandlers } from "./external-accounts/ownership/liveness-jobs.js";
 import { paymentJobHandlers } from "./payments/jobs.js";
@@ -25,5 +26,6 @@ export function jobHandlers(): Record<string, JobHandler> {
     ...stablecoinJobHandlers(),
     ...bankValidationJobHandlers(),
     ...umaJobHandlers(),
+    ...bulkImportJobHandlers(),
   };
 }

@@ -3,6 +3,7 @@ import { performContactChange } from "./customers/update-customer.js";
 import { performVerifyOtp } from "./wallet-auth/credential-auth.js";
 import { performRevokeCredential } from "./wallet-auth/credential-revoke.js";
 import { performAddCredential } from "./wallet-auth/credentials.js";
+import { performCreateDelegatedKey } from "./wallet-auth/delegated-keys.js";
 import { performExportWallet } from "./wallet-auth/export.js";
 import { performRefreshSession, performRevokeSession } from "./wallet-auth/session-actions.js";
 import type { SignedRetryPerformers } from "./wallet-auth/signed-retry.js";
@@ -21,4 +22,5 @@ export const signedRetryPerformers: SignedRetryPerformers = {
   EXPORT_WALLET: performExportWallet,
   UPDATE_INTERNAL_ACCOUNT: performAccountUpdate,
   UPDATE_CUSTOMER: performContactChange,
+  CREATE_DELEGATED_KEY: performCreateDelegatedKey,
 };

@@ -69,12 +69,15 @@ function basicAuthorization(clientId: string, clientSecret: string): string {
 
 function queryString(query: object | undefined): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value === undefined) continue;
-    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
-      throw new TypeError(`Query parameter ${key} must be a string, number or boolean.`);
+  for (const [key, given] of Object.entries(query ?? {})) {
+    // An array is sent form-exploded, one `key=value` per element (`destinationCurrency` of exchange rates).
+    for (const value of Array.isArray(given) ? given : [given]) {
+      if (value === undefined) continue;
+      if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
+        throw new TypeError(`Query parameter ${key} must be a string, number, boolean or an array of them.`);
+      }
+      params.append(key, String(value));
     }
-    params.append(key, String(value));
   }
   const text = params.toString();
   return text ? `?${text}` : "";
@@ -111,6 +114,8 @@ function parseBody(text: string): { ok: true; value: unknown } | { ok: false } {
 export interface SendInput {
   query?: object;
   body?: unknown;
+  /** A multipart/form-data body (a file upload), sent instead of a JSON `body`; fetch sets its boundary. */
+  form?: FormData;
   options?: RequestOptions | undefined;
   /** Extra request headers (a signed retry's `Service-Wallet-Signature` and `Request-Id`). */
   headers?: Record<string, string>;
@@ -131,7 +136,7 @@ interface Attempt {
   method: HttpMethod;
   url: string;
   headers: Record<string, string>;
-  payload: string | undefined;
+  payload: string | FormData | undefined;
   timeoutMs: number;
 }
 
@@ -170,7 +175,7 @@ export class RequestSender {
       method,
       url: `${this.#config.baseUrl}${resourcePath}${queryString(input.query)}`,
       headers,
-      payload: input.body === undefined ? undefined : JSON.stringify(input.body),
+      payload: input.form ?? (input.body === undefined ? undefined : JSON.stringify(input.body)),
       timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
     };
     const safeToRepeat =

@@ -2,13 +2,18 @@ import { paginate } from "../core/pagination.js";
 import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
 import type {
   Agent,
+  AgentAction,
+  AgentApprovalListParams,
   AgentListParams,
   CreateAgentBody,
   CreatedAgent,
   DeviceCode,
+  DeviceCodeStatus,
   Page,
   RedeemedDeviceCode,
+  RejectAgentActionBody,
   UpdateAgentBody,
+  UpdateAgentPolicyBody,
 } from "../types/index.js";
 
 /**
@@ -43,9 +48,61 @@ export class AgentsResource {
     return paginate((page) => this.list(page, options), params);
   }
 
-  /** `PATCH /agents/{agentId}`: rename or replace the policy (at least one field). */
+  /** `PATCH /agents/{agentId}`: rename the agent. */
   async update(agentId: string, body: UpdateAgentBody, options?: RequestOptions): Promise<ApiResult<Agent>> {
     return this.#sender.send("PATCH", path`/agents/${agentId}`, { body, options });
+  }
+
+  /** `PATCH /agents/{agentId}/policy`: the fields given replace the policy's, the others stay. */
+  async updatePolicy(
+    agentId: string,
+    body: UpdateAgentPolicyBody,
+    options?: RequestOptions,
+  ): Promise<ApiResult<Agent>> {
+    return this.#sender.send("PATCH", path`/agents/${agentId}/policy`, { body, options });
+  }
+
+  /** `GET /agents/approvals`: one page of the agent actions waiting for the platform (`PENDING_APPROVAL`). */
+  async listApprovals(
+    params: AgentApprovalListParams = {},
+    options?: RequestOptions,
+  ): Promise<ApiResult<Page<AgentAction>>> {
+    return this.#sender.send("GET", "/agents/approvals", { query: params, options });
+  }
+
+  /** Every agent action waiting for approval that matches the filters, page by page. */
+  listAllApprovals(
+    params: AgentApprovalListParams = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<AgentAction, void, undefined> {
+    return paginate((page) => this.listApprovals(page, options), params);
+  }
+
+  /**
+   * `POST /agents/{agentId}/actions/{actionId}/approve`: executes the action's payment (as
+   * `client.transactions.approve`). Not `PENDING_APPROVAL` is `ConflictError` `CONFLICT`.
+   */
+  async approveAction(
+    agentId: string,
+    actionId: string,
+    options?: RequestOptions,
+  ): Promise<ApiResult<AgentAction>> {
+    return this.#sender.send("POST", path`/agents/${agentId}/actions/${actionId}/approve`, { options });
+  }
+
+  /** `POST /agents/{agentId}/actions/{actionId}/reject`: REJECTED; its payment and quote FAILED. */
+  async rejectAction(
+    agentId: string,
+    actionId: string,
+    body: RejectAgentActionBody = {},
+    options?: RequestOptions,
+  ): Promise<ApiResult<AgentAction>> {
+    return this.#sender.send("POST", path`/agents/${agentId}/actions/${actionId}/reject`, { body, options });
+  }
+
+  /** `GET /agents/device-codes/{code}/status`: whether the agent app has redeemed the code. */
+  async getDeviceCodeStatus(code: string, options?: RequestOptions): Promise<ApiResult<DeviceCodeStatus>> {
+    return this.#sender.send("GET", path`/agents/device-codes/${code}/status`, { options });
   }
 
   /** `POST /agents/{agentId}/revoke`: the access token stops working and open device codes are voided. */

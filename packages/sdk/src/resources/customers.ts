@@ -1,13 +1,9 @@
 import { paginate } from "../core/pagination.js";
-import {
-  type ApiResult,
-  type EmptyResult,
-  path,
-  type RequestOptions,
-  type RequestSender,
-} from "../core/request.js";
+import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
 import type {
   Agreement,
+  BulkCustomerImportJob,
+  BulkCustomerImportJobAccepted,
   CreateCustomerBody,
   Customer,
   CustomerListParams,
@@ -44,9 +40,35 @@ export class CustomersResource {
     return this.#sender.send("PATCH", path`/customers/${customerId}`, { body, options });
   }
 
-  /** `DELETE /customers/{customerId}` → `204`: marks it deleted, freeing its `platformCustomerId`. */
-  async delete(customerId: string, options?: RequestOptions): Promise<EmptyResult> {
+  /**
+   * `DELETE /customers/{customerId}` → `200` with the deleted Customer (`isDeleted: true`); its
+   * `platformCustomerId` is free again. A deleted customer → `ConflictError` `CONFLICT`.
+   */
+  async delete(customerId: string, options?: RequestOptions): Promise<ApiResult<Customer>> {
     return this.#sender.send("DELETE", path`/customers/${customerId}`, { options });
+  }
+
+  /**
+   * `POST /customers/bulk/csv` → `202`: uploads a CSV of customers (the `file` part of a multipart body;
+   * at most 10 MiB and 10,000 rows). The header names `POST /customers` fields (`address.city`,
+   * `agreementConsents[0].type`); poll {@link CustomersResource.getBulkImportJob} for the outcome.
+   */
+  async uploadCsv(
+    csv: string | Uint8Array | Blob,
+    options?: RequestOptions & { fileName?: string },
+  ): Promise<ApiResult<BulkCustomerImportJobAccepted>> {
+    const form = new FormData();
+    const file =
+      csv instanceof Blob
+        ? csv
+        : new Blob([typeof csv === "string" ? csv : new Uint8Array(csv)], { type: "text/csv" });
+    form.append("file", file, options?.fileName ?? "customers.csv");
+    return this.#sender.send("POST", "/customers/bulk/csv", { form, options });
+  }
+
+  /** `GET /customers/bulk/jobs/{jobId}`: status, progress and per-row errors; unknown → `BULK_UPLOAD_JOB_NOT_FOUND`. */
+  async getBulkImportJob(jobId: string, options?: RequestOptions): Promise<ApiResult<BulkCustomerImportJob>> {
+    return this.#sender.send("GET", path`/customers/bulk/jobs/${jobId}`, { options });
   }
 
   /** `GET /customers`: one page, newest first unless `sortOrder` is `asc`. */

@@ -11,21 +11,27 @@ import type {
   BeneficiaryTrustStart,
   ContactVerificationConfirmBody,
   Customer,
-  EnrollScaPasskeyBody,
+  PasskeyEnrollmentConfirmResponse,
+  PasskeyEnrollmentStart,
   Quote,
+  RecordSecurityEventRequest,
+  RecordSecurityEventResponse,
   ScaAnswer,
-  ScaChallenge,
-  ScaCompleteBody,
+  ScaAuthorization,
   ScaFactor,
-  ScaLoginBody,
-  ScaPasskey,
-  ScaSession,
+  ScaFactorConfirmRequest,
+  ScaFactorEnrollRequest,
+  ScaFactorList,
+  ScaLoginComplete,
+  ScaLoginCompleteRequest,
+  ScaLoginStart,
+  ScaLoginStartRequest,
 } from "../types/index.js";
 
-/** How `sca.login` answers the challenge: an OTP code, or a function of the challenge (a passkey assertion). */
-export type ScaAnswerSource = string | ((challenge: ScaChallenge) => ScaAnswer | Promise<ScaAnswer>);
+/** How `sca.login` answers the challenge: an SMS_OTP code, or a function of the login start (a passkey assertion). */
+export type ScaAnswerSource = string | ((start: ScaLoginStart) => ScaAnswer | Promise<ScaAnswer>);
 
-/** `sca.login` options: the request options, plus the factor (default OTP, or PASSKEY). */
+/** `sca.login` options: the request options, plus the factor (default SMS_OTP, or PASSKEY). */
 export interface ScaLoginOptions extends RequestOptions {
   factor?: ScaFactor;
 }
@@ -38,11 +44,12 @@ function stepOptions(options: RequestOptions, step: string): RequestOptions {
 }
 
 /**
- * Strong customer authentication for customers in the EEA and the UK
- * (docs/guides/strong-customer-authentication.md): login sessions (180 days), payment challenges, contact
- * verification and trusted beneficiaries. Writes for such a customer without a live session are
- * `ConflictError` `SCA_SESSION_REQUIRED`: call `login` and retry. A customer outside those regions is
- * `ConflictError` `CONFLICT`; too many wrong answers lock the customer (`PaysvcError` status 423 `ACCOUNT_LOCKED`).
+ * Strong customer authentication for customers in the EEA and the UK, in the hosted API's operations
+ * (docs/guides/strong-customer-authentication.md): factors, login sessions (180 days), security events,
+ * quote authorization, contact verification and trusted beneficiaries. Writes for such a customer without
+ * a live session are `ConflictError` `SCA_SESSION_REQUIRED`: call `login` and retry. A customer outside
+ * those regions is `ConflictError` `CONFLICT`; too many wrong answers lock the customer (`PaysvcError`
+ * status 423 `ACCOUNT_LOCKED`).
  */
 export class ScaResource {
   readonly #sender: RequestSender;
@@ -51,58 +58,114 @@ export class ScaResource {
     this.#sender = sender;
   }
 
-  /** `POST /sca/login` → `201` a LOGIN challenge (OTP unless `factor` is PASSKEY). */
-  async startLogin(body: ScaLoginBody, options?: RequestOptions): Promise<ApiResult<ScaChallenge>> {
-    return this.#sender.send("POST", "/sca/login", { body, options });
-  }
-
-  /** `POST /sca/login/complete`: the answer to a LOGIN challenge → the session. */
-  async completeLogin(body: ScaCompleteBody, options?: RequestOptions): Promise<ApiResult<ScaSession>> {
-    return this.#sender.send("POST", "/sca/login/complete", { body, options });
+  /** `GET /sca/factors?customerId=` (`listScaFactors`): SMS_OTP when a contact is on file, the passkey once enrolled. */
+  async listFactors(customerId: string, options?: RequestOptions): Promise<ApiResult<ScaFactorList>> {
+    return this.#sender.send("GET", "/sca/factors", { query: { customerId }, options });
   }
 
   /**
-   * Starts and completes a login: `answer` is the OTP code the customer typed (sandbox `000000`), or, for
-   * `factor: "PASSKEY"`, a function that signs the challenge and returns `{assertion}`. A wrong code is
-   * `BadRequestError` `INVALID_INPUT`; call `login` again (a new challenge abandons the open one). Five wrong
-   * answers in a row lock the customer for 30 minutes (`PaysvcError` status 423 `ACCOUNT_LOCKED`).
+   * `POST /sca/factors?customerId=` (`startScaFactorEnrollment`) under a live session: WebAuthn creation
+   * options for the customer's one passkey (`ConflictError` `PASSKEY_ALREADY_ENROLLED` when it has one).
+   */
+  async startFactorEnrollment(
+    customerId: string,
+    body: ScaFactorEnrollRequest,
+    options?: RequestOptions,
+  ): Promise<ApiResult<PasskeyEnrollmentStart>> {
+    return this.#sender.send("POST", "/sca/factors", { query: { customerId }, body, options });
+  }
+
+  /** `POST /sca/factors/confirm?customerId=` (`confirmScaFactorEnrollment`): the registration response → the factor. */
+  async confirmFactorEnrollment(
+    customerId: string,
+    body: ScaFactorConfirmRequest,
+    options?: RequestOptions,
+  ): Promise<ApiResult<PasskeyEnrollmentConfirmResponse>> {
+    return this.#sender.send("POST", "/sca/factors/confirm", { query: { customerId }, body, options });
+  }
+
+  /** `DELETE /sca/factors/{credentialId}?customerId=` (`deleteScaFactor`) → `204`, under a live session. */
+  async deleteFactor(
+    customerId: string,
+    credentialId: string,
+    options?: RequestOptions,
+  ): Promise<EmptyResult> {
+    return this.#sender.send("DELETE", path`/sca/factors/${credentialId}`, {
+      query: { customerId },
+      options,
+    });
+  }
+
+  /** `POST /sca/login/start?customerId=` (`startScaLogin`): sends a code (SMS_OTP) or returns passkey options. */
+  async startLogin(
+    customerId: string,
+    body: ScaLoginStartRequest,
+    options?: RequestOptions,
+  ): Promise<ApiResult<ScaLoginStart>> {
+    return this.#sender.send("POST", "/sca/login/start", { query: { customerId }, body, options });
+  }
+
+  /** `POST /sca/login/complete?customerId=` (`completeScaLogin`) → `{status: "SUCCESS", sessionExpiresAt}`. */
+  async completeLogin(
+    customerId: string,
+    body: ScaLoginCompleteRequest,
+    options?: RequestOptions,
+  ): Promise<ApiResult<ScaLoginComplete>> {
+    return this.#sender.send("POST", "/sca/login/complete", { query: { customerId }, body, options });
+  }
+
+  /**
+   * Starts and completes a login: `answer` is the code the customer typed (sandbox `000000`), or, for
+   * `factor: "PASSKEY"`, a function that runs `navigator.credentials.get` with `passkeyOptions` and returns
+   * `{passkeyAssertion, origin}`. A wrong code is `BadRequestError` `INVALID_INPUT`; five wrong answers in a
+   * row lock the customer for 30 minutes (`PaysvcError` status 423 `ACCOUNT_LOCKED`).
    */
   async login(
     customerId: string,
+    endUserIpAddress: string,
     answer: ScaAnswerSource,
     options: ScaLoginOptions = {},
-  ): Promise<ApiResult<ScaSession>> {
-    const { factor, ...requestOptions } = options;
-    const body: ScaLoginBody = factor === undefined ? { customerId } : { customerId, factor };
-    const challenge = await this.startLogin(body, stepOptions(requestOptions, "start"));
-    const reply = typeof answer === "string" ? { code: answer } : await answer(challenge);
+  ): Promise<ApiResult<ScaLoginComplete>> {
+    const { factor = "SMS_OTP", ...requestOptions } = options;
+    const start = await this.startLogin(customerId, { factor }, stepOptions(requestOptions, "start"));
+    const reply = typeof answer === "string" ? { code: answer } : await answer(start);
     return this.completeLogin(
-      { ...reply, requestId: challenge.requestId },
+      customerId,
+      { ...reply, factor, endUserIpAddress, challengeId: start.challengeId ?? null },
       stepOptions(requestOptions, "complete"),
     );
   }
 
-  /** `DELETE /sca/sessions/{sessionId}` → `204`: logs the customer out. */
-  async revokeSession(sessionId: string, options?: RequestOptions): Promise<EmptyResult> {
-    return this.#sender.send("DELETE", path`/sca/sessions/${sessionId}`, { options });
-  }
-
-  /** `POST /sca/passkeys` → `201`: enrolls the customer's SCA passkey (one per customer). */
-  async enrollPasskey(body: EnrollScaPasskeyBody, options?: RequestOptions): Promise<ApiResult<ScaPasskey>> {
-    return this.#sender.send("POST", "/sca/passkeys", { body, options });
-  }
-
-  /** `DELETE /sca/passkeys/{passkeyId}` → `204`. */
-  async deletePasskey(passkeyId: string, options?: RequestOptions): Promise<EmptyResult> {
-    return this.#sender.send("DELETE", path`/sca/passkeys/${passkeyId}`, { options });
+  /**
+   * `POST /sca/record-event?customerId=` (`recordSecurityEvent`): FAILED_LOGIN_ATTEMPT counts towards the
+   * lock; RESET_PASSWORD_COMPLETED ends the customer's SCA sessions.
+   */
+  async recordSecurityEvent(
+    customerId: string,
+    body: RecordSecurityEventRequest,
+    options?: RequestOptions,
+  ): Promise<ApiResult<RecordSecurityEventResponse>> {
+    return this.#sender.send("POST", "/sca/record-event", { query: { customerId }, body, options });
   }
 
   /**
-   * `POST /sca/payments/complete`: answers a `PENDING_AUTHORIZATION` quote's `scaChallenge` and executes the
-   * quote. Needs `TRANSACT`.
+   * `POST /quotes/{quoteId}/authorize` (`authorizeQuote`): answers a `PENDING_AUTHORIZATION` quote's
+   * `scaChallenge` and executes the quote. Needs `TRANSACT`.
    */
-  async completePayment(body: ScaCompleteBody, options?: RequestOptions): Promise<ApiResult<Quote>> {
-    return this.#sender.send("POST", "/sca/payments/complete", { body, options });
+  async authorizeQuote(
+    quoteId: string,
+    body: ScaAuthorization,
+    options?: RequestOptions,
+  ): Promise<ApiResult<Quote>> {
+    return this.#sender.send("POST", path`/quotes/${quoteId}/authorize`, { body, options });
+  }
+
+  /**
+   * `POST /quotes/{quoteId}/authorize/resend` (`resendQuoteScaCode`) → `204`: a new code; the quote's
+   * `scaChallenge` changes. Within 30 seconds of the last code: `PaysvcError` status 429 `RATE_LIMITED`.
+   */
+  async resendQuoteScaCode(quoteId: string, options?: RequestOptions): Promise<EmptyResult> {
+    return this.#sender.send("POST", path`/quotes/${quoteId}/authorize/resend`, { options });
   }
 
   /**

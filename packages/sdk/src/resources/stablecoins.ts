@@ -75,15 +75,12 @@ export class StablecoinsResource {
     return this.#sender.send("POST", path`/stablecoins/${stablecoinId}/burns`, { body, options });
   }
 
-  /** `GET /stablecoins/{stablecoinId}/operations/{operationId}`. */
+  /** `GET /stablecoin-operations/{stablecoinOperationId}`: one mint or burn of any of the platform's stablecoins. */
   async getOperation(
-    stablecoinId: string,
-    operationId: string,
+    stablecoinOperationId: string,
     options?: RequestOptions,
   ): Promise<ApiResult<StablecoinOperation>> {
-    return this.#sender.send("GET", path`/stablecoins/${stablecoinId}/operations/${operationId}`, {
-      options,
-    });
+    return this.#sender.send("GET", path`/stablecoin-operations/${stablecoinOperationId}`, { options });
   }
 
   /** `GET /stablecoins/{stablecoinId}/operations`: one page of mints and burns. */

@@ -6,7 +6,7 @@ import {
   type RequestOptions,
   type RequestSender,
 } from "../core/request.js";
-import type { ApiToken, CreatedApiToken, CreateTokenBody, Page, SortedPageParams } from "../types/index.js";
+import type { ApiToken, CreatedApiToken, CreateTokenBody, Page, TokenListParams } from "../types/index.js";
 
 /** API tokens (conventions §1.2). Writes need the `MANAGE` permission. */
 export class TokensResource {
@@ -26,16 +26,13 @@ export class TokensResource {
     return this.#sender.send("GET", path`/tokens/${tokenId}`, { options });
   }
 
-  /** `GET /tokens`: one page. */
-  async list(params: SortedPageParams = {}, options?: RequestOptions): Promise<ApiResult<Page<ApiToken>>> {
+  /** `GET /tokens`: one page, filtered by exact `name` and by creation and update times. */
+  async list(params: TokenListParams = {}, options?: RequestOptions): Promise<ApiResult<Page<ApiToken>>> {
     return this.#sender.send("GET", "/tokens", { query: params, options });
   }
 
-  /** Every token of the platform, page by page. */
-  listAll(
-    params: SortedPageParams = {},
-    options?: RequestOptions,
-  ): AsyncGenerator<ApiToken, void, undefined> {
+  /** Every token of the platform matching the filters, page by page. */
+  listAll(params: TokenListParams = {}, options?: RequestOptions): AsyncGenerator<ApiToken, void, undefined> {
     return paginate((page) => this.list(page, options), params);
   }
 

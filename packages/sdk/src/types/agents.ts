@@ -3,6 +3,9 @@
  * (docs/guides/agents.md). Re-exported from index.ts.
  */
 import type { SortedPageParams } from "./common.js";
+import type { Transaction } from "./ledger.js";
+import type { PaymentRail } from "./platform.js";
+import type { Quote } from "./quotes.js";
 
 export type AgentOperation =
   | "VIEW_ACCOUNTS"
@@ -37,10 +40,16 @@ export interface CreateAgentBody {
   policy: AgentPolicyInput;
 }
 
-/** At least one field. */
+/** `PATCH /agents/{agentId}`: the name (the policy changes with `agents.updatePolicy`). */
 export interface UpdateAgentBody {
   name?: string;
-  policy?: AgentPolicyInput;
+}
+
+/** `PATCH /agents/{agentId}/policy`: the fields given replace the policy's, the others stay (at least one). */
+export interface UpdateAgentPolicyBody {
+  allowedOperations?: AgentOperation[];
+  maxTransactionAmounts?: MaxTransactionAmount[];
+  requirePlatformApproval?: boolean;
 }
 
 /** An agent bound to one customer, id `Agent:<uuid>`. */
@@ -80,4 +89,67 @@ export interface RedeemedDeviceCode {
 export interface AgentListParams extends SortedPageParams {
   customerId?: string;
   status?: AgentStatus;
+}
+
+/** `GET /agents/device-codes/{code}/status`: whether the agent app has redeemed the code. */
+export interface DeviceCodeStatus {
+  code: string;
+  redeemed: boolean;
+}
+
+export type AgentActionStatus = "PENDING_APPROVAL" | "APPROVED" | "REJECTED" | "FAILED";
+export type AgentActionType = "EXECUTE_QUOTE" | "TRANSFER_OUT" | "TRANSFER_IN";
+
+export interface AgentTransferDetails {
+  amount: number;
+  currency: string;
+  sourceAccountId: string;
+  destinationAccountId: string;
+}
+
+/**
+ * A payment an agent started, id `AgentAction:<uuid>`: `PENDING_APPROVAL` while its policy holds it for the
+ * platform, then `APPROVED` (executed), `REJECTED` (by the platform) or `FAILED` (its quote expired).
+ */
+export interface AgentAction {
+  id: string;
+  agentId: string;
+  customerId: string;
+  platformCustomerId?: string;
+  status: AgentActionStatus;
+  type: AgentActionType;
+  quote?: Quote;
+  transferDetails?: AgentTransferDetails;
+  transaction?: Transaction;
+  rejectionReason?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AgentApprovalListParams extends SortedPageParams {
+  agentId?: string;
+  customerId?: string;
+  /** Created at or after this instant (RFC 3339 with an offset). */
+  startDate?: string;
+  /** Created at or before this instant. */
+  endDate?: string;
+}
+
+/** `POST /agents/{agentId}/actions/{actionId}/reject`: the optional reason becomes `rejectionReason`. */
+export interface RejectAgentActionBody {
+  reason?: string;
+}
+
+export interface AgentActionListParams extends SortedPageParams {
+  status?: AgentActionStatus;
+}
+
+/** `POST /agents/me/transfer-out`: from one of the customer's internal accounts to one of its external accounts. */
+export interface AgentTransferOutBody {
+  source: { accountId: string };
+  destination: { accountId: string; paymentRail?: PaymentRail };
+  /** Minor units of the source account's currency. */
+  amount: number;
+  remittanceInformation?: string;
+  purposeOfPayment?: string;
 }

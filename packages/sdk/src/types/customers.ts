@@ -19,7 +19,7 @@ export type AcceptanceMethod = "CLICKWRAP" | "BROWSEWRAP" | "E_SIGNATURE" | "IN_
 export interface Address {
   line1: string;
   line2?: string;
-  city: string;
+  city?: string;
   state?: string;
   postalCode: string;
   /** ISO 3166-1 alpha-2. */
@@ -44,22 +44,106 @@ export interface EndUserTermsConsentInput {
   acceptanceMethod?: AcceptanceMethod;
 }
 
-export interface BusinessInfo {
-  legalName: string;
-  doingBusinessAs?: string;
-  registrationNumber?: string;
-  taxId?: string;
-  incorporatedOn?: string;
-  countryOfIncorporation?: string;
-  website?: string;
-}
+export type BusinessEntityType =
+  | "SOLE_PROPRIETORSHIP"
+  | "PARTNERSHIP"
+  | "LLC"
+  | "CORPORATION"
+  | "S_CORPORATION"
+  | "NON_PROFIT"
+  | "PUBLICLY_LISTED_COMPANY"
+  | "TRUST"
+  | "PRIVATE_FOUNDATION"
+  | "CHARITY"
+  | "OTHER";
 
-export interface BeneficialOwner {
-  firstName: string;
-  lastName: string;
-  birthDate?: string;
-  nationality?: string;
-  ownershipPercentage?: number;
+export type BusinessType =
+  | "AGRICULTURE_FORESTRY_FISHING_AND_HUNTING"
+  | "MINING_QUARRYING_AND_OIL_AND_GAS_EXTRACTION"
+  | "UTILITIES"
+  | "CONSTRUCTION"
+  | "MANUFACTURING"
+  | "WHOLESALE_TRADE"
+  | "RETAIL_TRADE"
+  | "TRANSPORTATION_AND_WAREHOUSING"
+  | "INFORMATION"
+  | "FINANCE_AND_INSURANCE"
+  | "REAL_ESTATE_AND_RENTAL_AND_LEASING"
+  | "PROFESSIONAL_SCIENTIFIC_AND_TECHNICAL_SERVICES"
+  | "MANAGEMENT_OF_COMPANIES_AND_ENTERPRISES"
+  | "ADMINISTRATIVE_AND_SUPPORT_AND_WASTE_MANAGEMENT_AND_REMEDIATION_SERVICES"
+  | "EDUCATIONAL_SERVICES"
+  | "HEALTH_CARE_AND_SOCIAL_ASSISTANCE"
+  | "ARTS_ENTERTAINMENT_AND_RECREATION"
+  | "ACCOMMODATION_AND_FOOD_SERVICES"
+  | "OTHER_SERVICES"
+  | "PUBLIC_ADMINISTRATION";
+
+export type BusinessPurposeOfAccount =
+  | "CONTRACTOR_PAYOUTS"
+  | "CREATOR_PAYOUTS"
+  | "EMPLOYEE_PAYOUTS"
+  | "MARKETPLACE_SELLER_PAYOUTS"
+  | "SUPPLIER_PAYMENTS"
+  | "CROSS_BORDER_B2B"
+  | "AR_AUTOMATION"
+  | "AP_AUTOMATION"
+  | "EMBEDDED_PAYMENTS"
+  | "PLATFORM_FEE_COLLECTION"
+  | "P2P_TRANSFERS"
+  | "CHARITABLE_DONATIONS"
+  | "OTHER";
+
+export type BusinessSourceOfFundsCategory =
+  | "OPERATING_REVENUE"
+  | "INVESTMENT_INCOME"
+  | "LOANS"
+  | "VENTURE_CAPITAL"
+  | "PERSONAL_SAVINGS"
+  | "DONATIONS"
+  | "OTHER";
+
+/**
+ * The hosted API's BusinessInfoUpdate: every field optional on create and update (an update merges it field
+ * by field). `verifications.create` names the ones a complete packet needs: legalName, country,
+ * incorporatedOn and taxId. Beneficial owners are their own resource (`paysvc.beneficialOwners`).
+ */
+export interface BusinessInfo {
+  legalName?: string;
+  doingBusinessAs?: string;
+  /** ISO 3166-1 alpha-2. */
+  country?: string;
+  /** In a sandbox, its last three characters can decide the verification. */
+  registrationNumber?: string;
+  /** `YYYY-MM-DD`. */
+  incorporatedOn?: string;
+  entityType?: BusinessEntityType;
+  taxId?: string;
+  countriesOfOperation?: string[];
+  businessType?: BusinessType;
+  purposeOfAccount?: BusinessPurposeOfAccount;
+  sourceOfFunds?: string;
+  expectedMonthlyTransactionCount?:
+    | "COUNT_UNDER_10"
+    | "COUNT_10_TO_100"
+    | "COUNT_100_TO_500"
+    | "COUNT_500_TO_1000"
+    | "COUNT_OVER_1000";
+  expectedMonthlyTransactionVolume?:
+    | "VOLUME_UNDER_10K"
+    | "VOLUME_10K_TO_100K"
+    | "VOLUME_100K_TO_1M"
+    | "VOLUME_1M_TO_10M"
+    | "VOLUME_OVER_10M";
+  expectedRecipientJurisdictions?: string[];
+  /** 2 to 6 digits. */
+  naicsCode?: string;
+  sourceOfFundsCategories?: BusinessSourceOfFundsCategory[];
+  sourceOfFundsOtherDescription?: string;
+  purposeOfAccountOtherDescription?: string;
+  expectedCounterpartyCountries?: string[];
+  primaryContactFirstName?: string;
+  primaryContactLastName?: string;
 }
 
 export type SourceOfFunds =
@@ -91,7 +175,6 @@ export interface CustomerFields {
   umaAddress?: string;
   address?: Address;
   businessInfo?: BusinessInfo;
-  beneficialOwners?: BeneficialOwner[];
   enhancedDueDiligence?: EnhancedDueDiligence;
   agreementConsents?: AgreementConsentInput[];
   endUserTermsConsent?: EndUserTermsConsentInput;
@@ -132,6 +215,8 @@ export interface Customer {
   customerType: CustomerType;
   umaAddress: string;
   kycStatus: KycStatus;
+  /** BUSINESS customers only: the hosted API's name for their `kycStatus` (always equal to it). */
+  kybStatus?: KycStatus;
   isDeleted: boolean;
   contactVerification?: ContactVerification;
   region?: string;
@@ -143,7 +228,6 @@ export interface Customer {
   phoneNumber?: string;
   address?: Address;
   businessInfo?: BusinessInfo;
-  beneficialOwners?: BeneficialOwner[];
   enhancedDueDiligence?: EnhancedDueDiligence;
   agreementConsents: AgreementConsent[];
   endUserTermsConsent?: Omit<AgreementConsent, "type">;
@@ -151,11 +235,49 @@ export interface Customer {
   updatedAt: string;
 }
 
-/** Filters of `GET /customers`. */
+/** Filters of `GET /customers` (the hosted API's, plus `kycStatus`); time bounds are inclusive. */
 export interface CustomerListParams extends SortedPageParams {
   platformCustomerId?: string;
   customerType?: CustomerType;
   kycStatus?: KycStatus;
+  /** ISO 3166-1 alpha-2. */
+  region?: string;
+  /** Customers whose `currencies` include this code. */
+  currency?: string;
+  /** Matched without regard to case. */
+  umaAddress?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
+  /** Deleted customers are left out unless this is true. */
+  isIncludingDeleted?: boolean;
+}
+
+export type BulkCustomerImportStatus = "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
+
+/**
+ * One failed row of a bulk import: `correlationId` is the row's `platformCustomerId` (or `row-<n>`),
+ * `details.row` the row's number (1 = the first row after the header) and `details.errors` its FieldErrors.
+ */
+export interface BulkCustomerImportErrorEntry {
+  correlationId: string;
+  code: string;
+  reason: string;
+  details?: Record<string, unknown>;
+}
+
+export interface BulkCustomerImportJob {
+  id: string;
+  status: BulkCustomerImportStatus;
+  progress: { total: number; processed: number; successful: number; failed: number };
+  errors: BulkCustomerImportErrorEntry[];
+  completedAt?: string;
+}
+
+export interface BulkCustomerImportJobAccepted {
+  jobId: string;
+  status: "PENDING" | "PROCESSING";
 }
 
 export interface Agreement {

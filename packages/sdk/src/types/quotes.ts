@@ -1,11 +1,11 @@
 /**
  * Quote wire types, mirroring packages/server/src/quotes/schemas.ts (conventions §3.3): what
- * `sca.completePayment` answers and what an `AgentClient` creates. Re-exported from index.ts.
+ * `sca.authorizeQuote` answers and what an `AgentClient` creates. Re-exported from index.ts.
  */
 
 import type { Currency } from "./common.js";
 import type { PaymentRail } from "./platform.js";
-import type { ScaFactor } from "./sca.js";
+import type { ScaChallenge } from "./sca.js";
 
 /** `ACCOUNT` needs `accountId`; `REALTIME_FUNDING` needs `currency`. */
 export interface QuoteSource {
@@ -94,6 +94,6 @@ export interface Quote {
   purposeOfPayment?: string;
   /** REALTIME_FUNDING: where and how to send the money that funds the quote. */
   paymentInstructions?: PaymentInstructions[];
-  /** PENDING_AUTHORIZATION: the per-payment SCA challenge to answer with `sca.completePayment`. */
-  scaChallenge?: { requestId: string; factor: ScaFactor; challenge?: string; expiresAt: string };
+  /** PENDING_AUTHORIZATION: the per-payment SCA challenge to answer with `sca.authorizeQuote`. */
+  scaChallenge?: ScaChallenge;
 }

@@ -3,9 +3,12 @@
  * (docs/guides/strong-customer-authentication.md). Re-exported from index.ts.
  */
 
-/** OTP: a 6-digit code sent to the customer's phone (else e-mail). PASSKEY: the enrolled passkey. */
-export type ScaFactor = "OTP" | "PASSKEY";
-export type ScaPurpose = "LOGIN" | "TRUST_BENEFICIARY" | "UNTRUST_BENEFICIARY" | "PAYMENT";
+/**
+ * The hosted API's `ScaFactor`. SMS_OTP: a 6-digit code sent by SMS to the customer's phone (else its
+ * e-mail). PASSKEY: the enrolled passkey. TOTP is named but not offered by paysvc.
+ */
+export type ScaFactor = "SMS_OTP" | "TOTP" | "PASSKEY";
+export type ScaPurpose = "LOGIN" | "TRUST_BENEFICIARY" | "UNTRUST_BENEFICIARY" | "PAYOUT";
 
 /** A WebAuthn assertion (`navigator.credentials.get`), base64url fields. */
 export interface ScaPasskeyAssertion {
@@ -16,62 +19,124 @@ export interface ScaPasskeyAssertion {
   userHandle?: string;
 }
 
-/** An issued SCA challenge; answer it before `expiresAt` with its `requestId` (single use). */
+/**
+ * The hosted API's `ScaChallenge` (a quote's `scaChallenge`, `BeneficiaryTrustStart.scaChallenge`): answer it
+ * before `expiresAt`. A PASSKEY one carries the options for `navigator.credentials.get`.
+ */
 export interface ScaChallenge {
-  requestId: string;
-  customerId: string;
-  purpose: ScaPurpose;
-  factor: ScaFactor;
-  /** PASSKEY only: lowercase hex; UTF-8 encode it as the WebAuthn challenge. */
-  challenge?: string;
+  /** `Request:<uuid>`; single use. */
+  id: string;
   expiresAt: string;
-}
-
-export interface ScaLoginBody {
-  customerId: string;
-  /** Default OTP. */
-  factor?: ScaFactor;
-}
-
-/** The answer to a challenge: `code` for OTP (sandbox `000000`), `assertion` for PASSKEY. */
-export interface ScaCompleteBody {
-  requestId: string;
-  code?: string;
-  assertion?: ScaPasskeyAssertion;
-}
-
-/** The answer without the `requestId`: what `sca.login` takes. */
-export type ScaAnswer = Omit<ScaCompleteBody, "requestId">;
-
-/** A login session, id `Session:<uuid>`, 180 days on the platform's clock. */
-export interface ScaSession {
-  id: string;
-  customerId: string;
   factor: ScaFactor;
-  createdAt: string;
-  sessionExpiresAt: string;
+  availableFactors: ScaFactor[];
+  purpose: ScaPurpose;
+  passkeyAssertionOptions?: Record<string, unknown> | null;
+  passkeyAllowedOrigins?: string[] | null;
 }
 
-export interface EnrollScaPasskeyBody {
-  customerId: string;
-  nickname: string;
-  /** base64url; in clientDataJson. */
-  challenge: string;
-  attestation: {
-    credentialId: string;
-    clientDataJson: string;
-    attestationObject: string;
-    transports?: ("usb" | "nfc" | "ble" | "internal" | "hybrid")[];
-  };
+/** The hosted API's `ScaFactorView`: `credentialId` and `name` for a passkey. */
+export interface ScaFactorView {
+  factor: ScaFactor;
+  credentialId?: string;
+  name?: string;
 }
 
-/** The customer-level SCA passkey factor (one per customer), id `AuthMethod:<uuid>`. */
-export interface ScaPasskey {
+/** `GET /sca/factors` (`ScaFactorList`). */
+export interface ScaFactorList {
+  factors: ScaFactorView[];
+}
+
+/** `POST /sca/factors` body (`ScaFactorEnrollRequestOneOf`); only PASSKEY is offered. */
+export interface ScaFactorEnrollRequest {
+  type: "PASSKEY" | "TOTP";
+}
+
+/** `POST /sca/factors` answer (`PasskeyEnrollmentStart`): pass `options` to `navigator.credentials.create`. */
+export interface PasskeyEnrollmentStart {
+  type: "PASSKEY";
+  options: Record<string, unknown>;
+  allowedOrigins: string[];
+  relyingPartyId: string;
+}
+
+/** The WebAuthn `RegistrationResponseJSON` (`@simplewebauthn/browser` `startRegistration`). */
+export interface PasskeyRegistrationCredential {
   id: string;
+  rawId: string;
+  type: "public-key";
+  response: { clientDataJSON: string; attestationObject: string; transports?: string[] };
+  clientExtensionResults?: Record<string, unknown>;
+  authenticatorAttachment?: string;
+}
+
+/** `POST /sca/factors/confirm` body (`PasskeyEnrollmentConfirmRequest`). */
+export interface ScaFactorConfirmRequest {
+  type: "PASSKEY";
+  origin: string;
+  credential: PasskeyRegistrationCredential;
+}
+
+/** `POST /sca/factors/confirm` answer (`PasskeyEnrollmentConfirmResponse`). */
+export interface PasskeyEnrollmentConfirmResponse {
+  type: "PASSKEY";
+  factor: ScaFactorView;
+}
+
+/** `POST /sca/login/start` body (`ScaLoginStartRequest`). */
+export interface ScaLoginStartRequest {
+  factor: ScaFactor;
+}
+
+/** `POST /sca/login/start` answer (`ScaLoginStart`); PASSKEY: `passkeyOptions` for `navigator.credentials.get`. */
+export interface ScaLoginStart {
+  factor: ScaFactor;
+  challengeId?: string | null;
+  expiresAt?: string | null;
+  passkeyOptions?: Record<string, unknown> | null;
+  allowedOrigins?: string[] | null;
+  relyingPartyId?: string | null;
+}
+
+/** How a challenge is answered: `code` (sandbox `000000`), or `passkeyAssertion` with `origin`. */
+export interface ScaAnswer {
+  code?: string | null;
+  passkeyAssertion?: ScaPasskeyAssertion | null;
+  origin?: string | null;
+}
+
+/** `POST /sca/login/complete` body (`ScaLoginCompleteRequest`). */
+export interface ScaLoginCompleteRequest extends ScaAnswer {
+  factor: ScaFactor;
+  endUserIpAddress: string;
+  /** Default: the customer's open login challenge. */
+  challengeId?: string | null;
+}
+
+/** `POST /sca/login/complete` answer (`ScaLoginComplete`): a session lasts 180 days. */
+export interface ScaLoginComplete {
+  status: "SUCCESS";
+  sessionExpiresAt?: string | null;
+}
+
+export type ScaSecurityEventType = "RESET_PASSWORD_COMPLETED" | "FAILED_LOGIN_ATTEMPT";
+
+/** `POST /sca/record-event` body (`RecordSecurityEventRequest`). */
+export interface RecordSecurityEventRequest {
+  eventType: ScaSecurityEventType;
+}
+
+/** `POST /sca/record-event` answer (`RecordSecurityEventResponse`). */
+export interface RecordSecurityEventResponse {
+  eventType: ScaSecurityEventType;
+  suspended: boolean;
+  lockedUntil: string | null;
+  failedAttempts: number;
   customerId: string;
-  nickname: string;
-  credentialId: string;
-  createdAt: string;
+}
+
+/** `POST /quotes/{quoteId}/authorize` body (`ScaAuthorization`). */
+export interface ScaAuthorization extends ScaAnswer {
+  endUserIpAddress?: string | null;
 }
 
 /**
@@ -91,9 +156,9 @@ export interface BeneficiaryTrustStart {
 }
 
 /**
- * The body of `/trust/confirm` and `/untrust/confirm` (`BeneficiaryTrustConfirmRequest`): `code` for an OTP
- * challenge (sandbox `000000`), or `passkeyAssertion` with `origin`; `challengeId` is the challenge's
- * `requestId` (default: the account's open one).
+ * The body of `/trust/confirm` and `/untrust/confirm` (`BeneficiaryTrustConfirmRequest`): `code` for an
+ * SMS_OTP challenge (sandbox `000000`), or `passkeyAssertion` with `origin`; `challengeId` is the
+ * challenge's `id` (default: the account's open one).
  */
 export interface BeneficiaryTrustConfirmRequest {
   challengeId?: string | null;

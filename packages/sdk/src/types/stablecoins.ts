@@ -2,7 +2,7 @@
  * Stablecoin wire types, mirroring packages/server/src/stablecoins/schemas.ts field for field
  * (docs/guides/stablecoins.md). Re-exported from index.ts.
  */
-import type { CurrencyAmount, SortedPageParams } from "./common.js";
+import type { SortedPageParams } from "./common.js";
 
 export type StablecoinNetwork = "ETHEREUM" | "BASE" | "POLYGON" | "PLASMA" | "SOLANA" | "TRON";
 export type StablecoinOperationType = "MINT" | "BURN";
@@ -86,25 +86,46 @@ export interface BurnBody {
   stablecoinProviderAccountId?: string;
 }
 
-/** A mint or burn: `PROCESSING` until the provider settles it (`COMPLETED`) or rejects it (`FAILED`). */
+/** The hosted `StablecoinProviderEnvironment`: the platform's environment. */
+export type StablecoinProviderEnvironment = "SANDBOX" | "PRODUCTION";
+
+/** Where an operation takes from: the paying internal account (MINT) or the provider account's treasury (BURN). */
+export interface StablecoinOperationSource {
+  type: "GRID_INTERNAL_ACCOUNT" | "PROVIDER_INTERNAL_BALANCE";
+  /** The internal account debited in the backing currency (GRID_INTERNAL_ACCOUNT). */
+  accountId?: string;
+}
+
+/** Where a burn's redeemed money goes. */
+export interface StablecoinOperationDestination {
+  /** The internal account credited in the backing currency (BURN). */
+  accountId: string;
+}
+
+/**
+ * A mint or burn in the hosted `StablecoinOperation` shape: `PROCESSING` until the provider settles it
+ * (`COMPLETED`) or rejects it (`FAILED`). The fiat leg is the transaction whose destination (mint) or
+ * source (burn) names this operation's id as `operationId`.
+ */
 export interface StablecoinOperation {
   id: string;
   stablecoinId: string;
-  type: StablecoinOperationType;
+  operationType: StablecoinOperationType;
   status: StablecoinOperationStatus;
-  amount: CurrencyAmount;
-  /** The internal account debited (MINT) or credited (BURN). */
-  accountId: string;
+  /** Decimal string of the token's smallest on-chain units (10^-decimals of one token); exact, never a float. */
+  amount: string;
+  provider: StablecoinProvider;
+  providerEnvironment: StablecoinProviderEnvironment;
   stablecoinProviderAccountId: string;
-  /** The transaction that carries the fiat leg. */
-  transactionId: string;
+  source: StablecoinOperationSource;
+  /** Present on burns. */
+  destination?: StablecoinOperationDestination;
   failureReason?: "PROVIDER_REJECTED";
-  completedAt?: string;
   createdAt: string;
   updatedAt: string;
 }
 
 export interface StablecoinOperationListParams extends SortedPageParams {
-  type?: StablecoinOperationType;
+  operationType?: StablecoinOperationType;
   status?: StablecoinOperationStatus;
 }

@@ -18,6 +18,7 @@ import {
   type SigningKey,
   type WalletKeyPair,
 } from "./crypto.js";
+import { DelegatedKeysResource } from "./delegated-keys.js";
 import {
   type SignedRequest,
   type SignedRetryOptions,
@@ -119,9 +120,12 @@ function sealedSessionKey(session: AuthSession, what: string): string {
 export class WalletResource {
   readonly #sender: RequestSender;
   #bundleSigningPublicKey: Promise<string> | undefined;
+  /** Delegated keys of embedded wallets for card spending (`/auth/delegated-keys`). */
+  readonly delegatedKeys: DelegatedKeysResource;
 
   constructor(sender: RequestSender) {
     this.#sender = sender;
+    this.delegatedKeys = new DelegatedKeysResource(sender);
   }
 
   /**

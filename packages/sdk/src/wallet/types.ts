@@ -131,3 +131,43 @@ export interface ExportedWallet {
 export interface UpdateInternalAccountBody {
   privateEnabled: boolean;
 }
+
+/** DelegatedKey status (the hosted DelegatedKeyStatus); paysvc answers ACTIVE or REVOKED. */
+export type DelegatedKeyStatus = "PENDING" | "ACTIVE" | "REVOKED";
+
+/**
+ * DelegatedKey (issue 21 §6): a P-256 key paysvc holds, authorized by the wallet's owner to sign card
+ * spending from the embedded wallet for one card. Only the public half is ever returned.
+ */
+export interface DelegatedKey {
+  /** `DelegatedKey:<uuid>`. */
+  id: string;
+  /** `Card:<uuid>`. */
+  cardId: string;
+  /** The card funding source the key signs for: in paysvc the embedded wallet's InternalAccount id. */
+  fundingSourceId: string;
+  /** `InternalAccount:<uuid>` of the embedded wallet. */
+  accountId: string;
+  /** Compressed P-256 public key, lowercase hex. */
+  publicKey: string;
+  nickname: string;
+  status: DelegatedKeyStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `POST /auth/delegated-keys` (the hosted DelegatedKeyCreateRequest). */
+export interface CreateDelegatedKeyBody {
+  /** `Card:<uuid>`, not CLOSED. */
+  cardId: string;
+  /** The cardholder's embedded wallet. */
+  internalAccountId: string;
+  /** 1–256 characters, not blank. */
+  nickname: string;
+}
+
+/** `GET /auth/delegated-keys` filters; both name the embedded wallet. */
+export interface DelegatedKeyListParams {
+  accountId?: string;
+  fundingSourceId?: string;
+}

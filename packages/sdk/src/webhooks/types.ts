@@ -1,3 +1,5 @@
+import type { WebhookEventType } from "../types/events.js";
+
 /** One attempt of a delivery (server `src/webhooks/schemas.ts` WebhookAttempt). */
 export interface WebhookAttempt {
   attempt: number;
@@ -23,6 +25,8 @@ export interface WebhookDelivery {
 export interface ListDeliveriesQuery {
   eventId?: string;
   state?: "PENDING" | "DELIVERED" | "FAILED" | "UNDELIVERABLE";
+  /** One event type, or several (sent as a repeated parameter). */
+  type?: WebhookEventType | WebhookEventType[];
   limit?: number;
   cursor?: string;
   sortOrder?: "asc" | "desc";

@@ -14,6 +14,7 @@ import type {
   CreateAgentBody,
   DeviceCode,
   UpdateAgentBody,
+  UpdatePolicyBody,
 } from "./schemas.js";
 import * as store from "./store.js";
 
@@ -35,10 +36,10 @@ export function toAgent(row: store.AgentRow): Agent {
 }
 
 /** The stored policy: defaults applied; every currency known and listed once (`400 INVALID_INPUT`). */
-function checkPolicy(input: AgentPolicyInput): AgentPolicy {
+function checkPolicy(input: AgentPolicyInput, prefix = "policy."): AgentPolicy {
   const maxima = input.maxTransactionAmounts ?? [];
   const errors = maxima.flatMap((entry, i) => {
-    const field = `policy.maxTransactionAmounts[${i}].currency`;
+    const field = `${prefix}maxTransactionAmounts[${i}].currency`;
     if (!isKnownCurrency(entry.currency))
       return [{ field, message: `${entry.currency} is not a supported currency` }];
     if (maxima.findIndex((other) => other.currency === entry.currency) !== i)
@@ -106,15 +107,12 @@ export async function listAgents(
 const revokedConflict = (row: store.AgentRow) =>
   new ApiError("CONFLICT", { reason: `Agent ${row.id} is revoked and cannot be changed.` });
 
-/** `PATCH /agents/{id}`: name and/or the whole policy (replaced, defaults applied). */
+/** `PATCH /agents/{id}`: the name. */
 export async function updateAgent(deps: Deps, caller: Caller, rawId: string, body: UpdateAgentBody) {
-  const policy = body.policy === undefined ? undefined : checkPolicy(body.policy);
   return deps.db.transaction(async (tx) => {
     const row = await findAgentOrThrow(tx, caller, rawId, true);
     if (row.status === "REVOKED") throw revokedConflict(row);
-    return toAgent(
-      await store.updateAgent(tx, row.id, { name: body.name, policy, now: nowFor(deps, caller) }),
-    );
+    return toAgent(await store.updateAgent(tx, row.id, { name: body.name, now: nowFor(deps, caller) }));
   });
 }
 
@@ -136,5 +134,30 @@ export async function createDeviceCode(deps: Deps, caller: Caller, rawId: string
     const row = await findAgentOrThrow(tx, caller, rawId, true);
     if (row.status === "REVOKED") throw revokedConflict(row);
     return issueDeviceCode(tx, row.id, nowFor(deps, caller));
+  });
+}
+
+/**
+ * `PATCH /agents/{id}/policy`: the fields given replace the current policy's, the rest stay; checked like
+ * a new policy (`400 INVALID_INPUT`). Payments already waiting keep their approval state.
+ */
+export async function updateAgentPolicy(
+  deps: Deps,
+  caller: Caller,
+  rawId: string,
+  body: UpdatePolicyBody,
+): Promise<Agent> {
+  return deps.db.transaction(async (tx) => {
+    const row = await findAgentOrThrow(tx, caller, rawId, true);
+    if (row.status === "REVOKED") throw revokedConflict(row);
+    const policy = checkPolicy(
+      {
+        allowedOperations: body.allowedOperations ?? row.policy.allowedOperations,
+        maxTransactionAmounts: body.maxTransactionAmounts ?? row.policy.maxTransactionAmounts,
+        requirePlatformApproval: body.requirePlatformApproval ?? row.policy.requirePlatformApproval,
+      },
+      "",
+    );
+    return toAgent(await store.updateAgent(tx, row.id, { policy, now: nowFor(deps, caller) }));
   });
 }

@@ -11,9 +11,26 @@ import { type Transaction, toTransaction } from "../payments/wire.js";
 import { jobNow } from "../platform/clock.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import * as quoteStore from "../quotes/store.js";
+import { actionNotFound, parseActionId, toAgentAction } from "./actions.js";
+import { findAgentOrThrow } from "./agents.js";
 import { EXPIRE_PENDING_AGENT_PAYMENT, PLATFORM_APPROVAL_REQUIRED } from "./payments.js";
+import type { AgentAction, RejectActionBody } from "./schemas.js";
+import * as store from "./store.js";
 
-const isAwaitingApproval = (row: TransactionRow) =>
+/** The agent action of a pending payment follows it: APPROVED when executed, FAILED or REJECTED otherwise. */
+async function settleAction(
+  tx: Tx,
+  transactionId: string,
+  status: "APPROVED" | "FAILED" | "REJECTED",
+  now: Date,
+  rejectionReason?: string,
+): Promise<void> {
+  const action = await store.findActionByTransaction(tx, transactionId);
+  if (action?.status === "PENDING_APPROVAL")
+    await store.updateAction(tx, action.id, { status, rejection_reason: rejectionReason ?? null, now });
+}
+
+export const isAwaitingApproval = (row: TransactionRow) =>
   row.status === "PENDING" && row.pending_reason === PLATFORM_APPROVAL_REQUIRED;
 
 const notPending = (row: TransactionRow) =>
@@ -25,6 +42,7 @@ const notPending = (row: TransactionRow) =>
 async function expirePending(tx: Tx, row: TransactionRow, now: Date): Promise<void> {
   await transitionPayment(tx, row, "EXPIRED", { pending_reason: null, failure_reason: "QUOTE_EXPIRED", now });
   if (row.quote_id) await quoteStore.updateQuoteStatus(tx, row.quote_id, { status: "EXPIRED", now });
+  await settleAction(tx, row.id, "FAILED", now);
 }
 
 /**
@@ -63,6 +81,7 @@ export async function approveTransaction(
       return { expired: quote.expires_at };
     }
     await executeQuote(tx, { deps, caller, now, gates }, quote, { pending: locked });
+    await settleAction(tx, locked.id, "APPROVED", now);
     const settled = await findTransaction(tx, caller.platformId, locked.id);
     if (!settled) throw new Error(`approved transaction ${locked.id} vanished`);
     return { approved: toTransaction(settled) };
@@ -92,3 +111,74 @@ const expireJob: JobHandler = async (context) => {
 export const agentJobHandlers = (): Record<string, JobHandler> => ({
   [EXPIRE_PENDING_AGENT_PAYMENT]: expireJob,
 });
+
+/** One action of one of the platform's agents; a malformed, foreign or unknown id is `404 NOT_FOUND`. */
+async function findAgentAction(deps: Deps, caller: Caller, rawAgentId: string, rawActionId: string) {
+  const agent = await findAgentOrThrow(deps.db, caller, rawAgentId);
+  const id = parseActionId(rawActionId);
+  const row = id ? await store.findAction(deps.db, caller.platformId, id) : undefined;
+  if (!row || row.agent_id !== agent.id) throw actionNotFound(rawActionId);
+  return row;
+}
+
+const actionNotPending = (row: store.AgentActionRow) =>
+  new ApiError("CONFLICT", {
+    reason: `Agent action ${row.id} is ${row.status}; only an action in PENDING_APPROVAL can be approved or rejected.`,
+  });
+
+async function reloadAction(deps: Deps, caller: Caller, id: string): Promise<AgentAction> {
+  const row = await store.findAction(deps.db, caller.platformId, id);
+  if (!row) throw new Error(`agent action ${id} vanished`);
+  return toAgentAction(deps.db, row, nowFor(deps, caller));
+}
+
+/**
+ * `POST /agents/{agentId}/actions/{actionId}/approve`: the same approval as `POST /transactions/{id}/approve`
+ * on the action's payment (executed in place; refused executions leave it pending; an expired quote makes
+ * it FAILED before `400 QUOTE_EXPIRED`). Not PENDING_APPROVAL → `409 CONFLICT`.
+ */
+export async function approveAction(
+  deps: Deps,
+  caller: Caller,
+  rawAgentId: string,
+  rawActionId: string,
+  gates: readonly ExecutionGate[],
+): Promise<AgentAction> {
+  const row = await findAgentAction(deps, caller, rawAgentId, rawActionId);
+  if (row.status !== "PENDING_APPROVAL" || !row.transaction_id) throw actionNotPending(row);
+  await approveTransaction(deps, caller, row.transaction_id, gates);
+  return reloadAction(deps, caller, row.id);
+}
+
+/**
+ * `POST /agents/{agentId}/actions/{actionId}/reject`: the action becomes REJECTED (with the optional
+ * `reason` as `rejectionReason`), its pending payment FAILED and its quote FAILED; no money moves.
+ */
+export async function rejectAction(
+  deps: Deps,
+  caller: Caller,
+  rawAgentId: string,
+  rawActionId: string,
+  body: RejectActionBody | undefined,
+): Promise<AgentAction> {
+  const row = await findAgentAction(deps, caller, rawAgentId, rawActionId);
+  if (row.status !== "PENDING_APPROVAL" || !row.transaction_id) throw actionNotPending(row);
+  const transactionId = row.transaction_id;
+  await deps.db.transaction(async (tx) => {
+    const found = await findTransaction(tx, caller.platformId, transactionId);
+    if (!found) throw new Error(`transaction ${transactionId} of action ${row.id} vanished`);
+    const { quote, locked } = await lockPending(tx, caller.platformId, found);
+    const action = await store.findActionByTransaction(tx, transactionId);
+    if (!locked || !quote || !isAwaitingApproval(locked) || action?.status !== "PENDING_APPROVAL")
+      throw actionNotPending(action ?? row);
+    const now = nowFor(deps, caller);
+    await transitionPayment(tx, locked, "FAILED", { pending_reason: null, now });
+    await quoteStore.updateQuoteStatus(tx, quote.id, { status: "FAILED", now });
+    await store.updateAction(tx, action.id, {
+      status: "REJECTED",
+      rejection_reason: body?.reason ?? null,
+      now,
+    });
+  });
+  return reloadAction(deps, caller, row.id);
+}

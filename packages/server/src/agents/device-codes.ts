@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Db, Tx } from "../core/db/db.js";
-import type { Deps } from "../core/deps.js";
+import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import { sha256Hex } from "../core/hash.js";
 import type { Caller } from "../core/http/context.js";
-import type { DeviceCode, RedeemedDeviceCode } from "./schemas.js";
+import type { DeviceCode, DeviceCodeStatus, RedeemedDeviceCode } from "./schemas.js";
 import * as store from "./store.js";
 
 /** A device code lives 10 minutes (platform clock) and is redeemed once. */
@@ -81,4 +81,23 @@ export async function authenticateAgent(db: Db, accessToken: string): Promise<Ca
     clockOffsetMs: row.clock_offset_ms,
     agent: { agentId: row.id, customerId: row.customer_id, allowedOperations: row.policy.allowedOperations },
   };
+}
+
+/**
+ * `GET /agents/device-codes/{code}/status` (BasicAuth): whether the platform's own agent has redeemed the
+ * code. Another platform's, unknown and expired unredeemed codes are `404 NOT_FOUND`.
+ */
+export async function deviceCodeStatus(
+  deps: Deps,
+  caller: Caller,
+  rawCode: string,
+): Promise<DeviceCodeStatus> {
+  const row = await store.findDeviceCode(deps.db, codeHash(rawCode.slice(0, 64)));
+  if (!row || row.platform_id !== caller.platformId)
+    throw new ApiError("NOT_FOUND", { reason: "No such device code." });
+  if (row.redeemed_at === null && nowFor(deps, caller) >= row.expires_at)
+    throw new ApiError("NOT_FOUND", {
+      reason: `This device code expired at ${row.expires_at.toISOString()} without being redeemed.`,
+    });
+  return { code: rawCode, redeemed: row.redeemed_at !== null };
 }

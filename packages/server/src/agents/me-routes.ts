@@ -8,14 +8,18 @@ import { InternalAccount, internalAccountTypes } from "../customers/schemas.js";
 import { invalidAccountBody } from "../external-accounts/external-accounts.js";
 import { CreatePlatformExternalAccountBody, ExternalAccount } from "../external-accounts/schemas.js";
 import { transactionStatuses } from "../payments/schemas.js";
+import { TransferOutBody } from "../payments/transfer-schemas.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { CreateQuoteBody, ExecuteQuoteBody, Quote } from "../quotes/schemas.js";
 import { anyTransactionSchema, type CardRows } from "../transactions/card-rows.js";
-import { createAgentQuote, executeAgentQuote, getAgentQuote } from "./payments.js";
-import { Agent, AgentQuoteParams } from "./schemas.js";
+import { getSelfAction, listSelfActions } from "./actions.js";
+import { agentOf, agentTransferOut, createAgentQuote, executeAgentQuote, getAgentQuote } from "./payments.js";
+import { Agent, AgentAction, AgentQuoteParams, agentActionStatuses } from "./schemas.js";
 import {
   createSelfExternalAccount,
+  deleteSelfExternalAccount,
   getSelf,
+  getSelfExternalAccount,
   getSelfTransaction,
   listSelfExternalAccounts,
   listSelfInternalAccounts,
@@ -24,6 +28,7 @@ import {
 
 const currency = Type.Optional(Type.String({ pattern: "^[A-Z]{3,5}$" }));
 const security = [{ AgentAuth: [] }];
+const ExternalAccountParams = Type.Object({ externalAccountId: Type.String() });
 const responses = { ...errorResponses, 501: ErrorBody };
 
 /**
@@ -108,6 +113,37 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
       return reply.code(201).send(await createSelfExternalAccount(deps, request.caller, request.body));
     },
   );
+  app.get(
+    "/agents/me/external-accounts/:externalAccountId",
+    {
+      config: agent("VIEW_ACCOUNTS"),
+      schema: {
+        tags,
+        security,
+        params: ExternalAccountParams,
+        response: { 200: ExternalAccount, ...errorResponses },
+      },
+    },
+    async (request) => getSelfExternalAccount(deps, request.caller, request.params.externalAccountId),
+  );
+  app.delete(
+    "/agents/me/external-accounts/:externalAccountId",
+    {
+      config: agent("CREATE_EXTERNAL_ACCOUNTS"),
+      schema: {
+        tags,
+        security,
+        description:
+          "Deletes one of the customer's external accounts (as DELETE /customers/external-accounts/{id}).",
+        params: ExternalAccountParams,
+        response: { 204: Type.Null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await deleteSelfExternalAccount(deps, request.caller, request.params.externalAccountId);
+      return reply.code(204).send(null);
+    },
+  );
   app.post(
     "/agents/me/quotes",
     {
@@ -146,6 +182,57 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => executeAgentQuote(deps, request.caller, request.params.quoteId, gates),
+  );
+  app.get(
+    "/agents/me/actions",
+    {
+      config: agent("SEND_PAYMENTS"),
+      schema: {
+        tags,
+        security,
+        description: "The agent's own actions (payments it started and their approval), newest first.",
+        querystring: Query({
+          status: Type.Optional(StringEnum(agentActionStatuses)),
+          ...PageQuery,
+          ...SortQuery,
+        }),
+        response: { 200: Page(AgentAction), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { filters, page } = splitPageQuery(request.query);
+      return listSelfActions(deps, request.caller, agentOf(request.caller).agentId, filters, page);
+    },
+  );
+  app.get(
+    "/agents/me/actions/:actionId",
+    {
+      config: agent("SEND_PAYMENTS"),
+      schema: {
+        tags,
+        security,
+        params: Type.Object({ actionId: Type.String() }),
+        response: { 200: AgentAction, ...errorResponses },
+      },
+    },
+    async (request) =>
+      getSelfAction(deps, request.caller, agentOf(request.caller).agentId, request.params.actionId),
+  );
+  app.post(
+    "/agents/me/transfer-out",
+    {
+      config: agent("SEND_PAYMENTS"),
+      schema: {
+        tags,
+        security,
+        description:
+          "Pays out from the customer's internal account to its external account; answers the TRANSFER_OUT action (PENDING_APPROVAL while the policy requires platform approval).",
+        body: TransferOutBody,
+        response: { 201: AgentAction, ...responses, 429: ErrorBody },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await agentTransferOut(deps, request.caller, request.body, gates)),
   );
   app.get(
     "/agents/me/transactions",

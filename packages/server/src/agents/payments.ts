@@ -9,12 +9,14 @@ import { findExternalAccountOrThrow } from "../external-accounts/external-accoun
 import { executeQuote } from "../payments/execute.js";
 import { insertPayment, paymentFromQuote } from "../payments/lifecycle.js";
 import { expiredOrExecutable, quoteExpired } from "../payments/quote-execution.js";
+import type { TransferOutBody } from "../payments/transfer-schemas.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { createQuoteIn, quoteNotFound, toQuote } from "../quotes/quotes.js";
 import { checkQuoteRequest } from "../quotes/request.js";
 import type { CreateQuoteBody, Quote } from "../quotes/schemas.js";
 import * as quoteStore from "../quotes/store.js";
-import type { AgentPolicy } from "./schemas.js";
+import { recordAction, toAgentAction } from "./actions.js";
+import type { AgentAction, AgentPolicy } from "./schemas.js";
 import * as store from "./store.js";
 
 /** The pendingReason of an agent payment waiting for `POST /transactions/{id}/approve`. */
@@ -152,9 +154,83 @@ export async function executeAgentQuote(
       const executed = policy.requirePlatformApproval
         ? await awaitApproval(tx, row, now)
         : await executeQuote(tx, { deps, caller, now, gates }, row);
+      await recordAction(
+        tx,
+        {
+          platform_id: caller.platformId,
+          agent_id: agent.agentId,
+          customer_id: agent.customerId,
+          type: "EXECUTE_QUOTE",
+          status: policy.requirePlatformApproval ? "PENDING_APPROVAL" : "APPROVED",
+          quote_id: executed.id,
+          transaction_id: executed.transaction_id,
+        },
+        now,
+      );
       return { quote: toQuote(executed, now) };
     },
   );
   if ("expired" in outcome) throw quoteExpired(outcome.expired);
   return outcome.quote;
+}
+
+/**
+ * `POST /agents/me/transfer-out`: a payout from one of the customer's internal accounts to one of its
+ * external accounts, built as an agent quote and executed at once (the rules, fees and rails of
+ * `POST /quotes`), within the policy's maximum. Recorded as a TRANSFER_OUT action; with
+ * `requirePlatformApproval` the payment waits for approval like an executed agent quote.
+ */
+export async function agentTransferOut(
+  deps: Deps,
+  caller: Caller,
+  body: TransferOutBody,
+  gates: readonly ExecutionGate[],
+): Promise<AgentAction> {
+  const agent = agentOf(caller);
+  if (!parseId("ExternalAccount", body.destination.accountId))
+    throw invalidField("destination.accountId", "must be an external account of the agent's customer");
+  const request = checkQuoteRequest({
+    source: { sourceType: "ACCOUNT", accountId: body.source.accountId },
+    destination: { destinationType: "ACCOUNT", ...body.destination },
+    lockedCurrencySide: "SENDING",
+    lockedCurrencyAmount: body.amount,
+    ...(body.remittanceInformation ? { remittanceInformation: body.remittanceInformation } : {}),
+    ...(body.purposeOfPayment ? { purposeOfPayment: body.purposeOfPayment } : {}),
+  });
+  await requireOwnAccount(deps, caller, agent.customerId, body.source.accountId);
+  await requireOwnAccount(deps, caller, agent.customerId, body.destination.accountId);
+  const source = await findAccountOrThrow(deps.db, caller, body.source.accountId);
+  requireWithinPolicy(await currentPolicy(deps.db, caller), source.currency, body.amount);
+  return deps.db.transaction(async (tx) => {
+    const now = nowFor(deps, caller);
+    const policy = await currentPolicy(tx, caller);
+    const quote = await createQuoteIn(tx, deps, caller, { ...request, immediatelyExecute: false }, now);
+    await store.insertAgentQuote(tx, quote.id, agent.agentId, now);
+    requireWithinPolicy(policy, quote.sending_currency, quote.total_sending_amount);
+    const executed = policy.requirePlatformApproval
+      ? await awaitApproval(tx, quote, now)
+      : await executeQuote(tx, { deps, caller, now, gates }, quote);
+    const actionId = await recordAction(
+      tx,
+      {
+        platform_id: caller.platformId,
+        agent_id: agent.agentId,
+        customer_id: agent.customerId,
+        type: "TRANSFER_OUT",
+        status: policy.requirePlatformApproval ? "PENDING_APPROVAL" : "APPROVED",
+        quote_id: executed.id,
+        transaction_id: executed.transaction_id,
+        transfer_details: {
+          amount: body.amount,
+          currency: source.currency,
+          sourceAccountId: source.id,
+          destinationAccountId: body.destination.accountId,
+        },
+      },
+      now,
+    );
+    const view = await store.findAction(tx, caller.platformId, actionId);
+    if (!view) throw new Error(`agent action ${actionId} vanished`);
+    return toAgentAction(tx, view, now);
+  });
 }

@@ -2,23 +2,37 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
-import { errorResponses, StringEnum } from "../core/http/schemas.js";
+import { DateTime, errorResponses, StringEnum } from "../core/http/schemas.js";
 import { Transaction } from "../payments/schemas.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import type { CardRows } from "../transactions/card-rows.js";
-import { createAgent, createDeviceCode, getAgent, listAgents, revokeAgent, updateAgent } from "./agents.js";
-import { approveTransaction } from "./approval.js";
-import { redeemDeviceCode } from "./device-codes.js";
+import { listApprovals } from "./actions.js";
+import {
+  createAgent,
+  createDeviceCode,
+  getAgent,
+  listAgents,
+  revokeAgent,
+  updateAgent,
+  updateAgentPolicy,
+} from "./agents.js";
+import { approveAction, approveTransaction, rejectAction } from "./approval.js";
+import { deviceCodeStatus, redeemDeviceCode } from "./device-codes.js";
 import { agentSelfRoutes } from "./me-routes.js";
 import {
   Agent,
+  AgentAction,
+  AgentActionParams,
   AgentParams,
   CreateAgentBody,
   CreatedAgent,
   DeviceCode,
   DeviceCodeParams,
+  DeviceCodeStatus,
   RedeemedDeviceCode,
+  RejectActionBody,
   UpdateAgentBody,
+  UpdatePolicyBody,
 } from "./schemas.js";
 
 const NoBody = Type.Object({}, { additionalProperties: false });
@@ -64,6 +78,29 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
     },
   );
   app.get(
+    "/agents/approvals",
+    {
+      schema: {
+        tags,
+        description:
+          "Agent actions of the platform waiting for its approval (PENDING_APPROVAL), newest first.",
+        querystring: Query({
+          agentId: Type.Optional(Type.String({ maxLength: 100 })),
+          customerId: Type.Optional(Type.String({ maxLength: 100 })),
+          startDate: Type.Optional(DateTime({ description: "Created at or after this instant" })),
+          endDate: Type.Optional(DateTime({ description: "Created at or before this instant" })),
+          ...PageQuery,
+          ...SortQuery,
+        }),
+        response: { 200: Page(AgentAction), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { filters, page } = splitPageQuery(request.query);
+      return listApprovals(deps, request.caller, filters, page);
+    },
+  );
+  app.get(
     "/agents/:agentId",
     { schema: { ...one, response: { 200: Agent, ...errorResponses } } },
     async (request) => getAgent(deps, request.caller, request.params.agentId),
@@ -72,6 +109,65 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
     "/agents/:agentId",
     { schema: { ...one, body: UpdateAgentBody, response: { 200: Agent, ...errorResponses } } },
     async (request) => updateAgent(deps, request.caller, request.params.agentId, request.body),
+  );
+  app.patch(
+    "/agents/:agentId/policy",
+    {
+      schema: {
+        ...one,
+        description:
+          "Changes the agent's policy: the fields given replace the current ones, the others stay.",
+        body: UpdatePolicyBody,
+        response: { 200: Agent, ...errorResponses },
+      },
+    },
+    async (request) => updateAgentPolicy(deps, request.caller, request.params.agentId, request.body),
+  );
+  app.post(
+    "/agents/:agentId/actions/:actionId/approve",
+    {
+      config: { permission: "TRANSACT", optionalBody: true },
+      schema: {
+        tags,
+        description:
+          "Approves an agent action in PENDING_APPROVAL: its payment executes (as POST /transactions/{id}/approve).",
+        params: AgentActionParams,
+        body: NoBody,
+        response: { 200: AgentAction, ...errorResponses },
+      },
+    },
+    async (request) =>
+      approveAction(deps, request.caller, request.params.agentId, request.params.actionId, gates),
+  );
+  app.post(
+    "/agents/:agentId/actions/:actionId/reject",
+    {
+      config: { permission: "TRANSACT", optionalBody: true },
+      schema: {
+        tags,
+        description:
+          "Rejects an agent action in PENDING_APPROVAL: the action is REJECTED, its payment and quote FAILED.",
+        params: AgentActionParams,
+        body: RejectActionBody,
+        response: { 200: AgentAction, ...errorResponses },
+      },
+    },
+    async (request) =>
+      rejectAction(deps, request.caller, request.params.agentId, request.params.actionId, request.body),
+  );
+  app.get(
+    "/agents/device-codes/:code/status",
+    {
+      // The code is in the path, and request lines are logged at info: this route logs warnings only.
+      logLevel: "warn",
+      schema: {
+        tags,
+        description: "Whether the platform's agent has redeemed this device code.",
+        params: DeviceCodeParams,
+        response: { 200: DeviceCodeStatus, ...errorResponses },
+      },
+    },
+    async (request) => deviceCodeStatus(deps, request.caller, request.params.code),
   );
   app.post(
     "/agents/:agentId/revoke",

@@ -1,6 +1,8 @@
 import { type Static, Type } from "typebox";
 import { DateTime, StringEnum } from "../core/http/schemas.js";
 import { MAX_AMOUNT } from "../core/money.js";
+import { Transaction } from "../payments/schemas.js";
+import { Quote } from "../quotes/schemas.js";
 
 export const agentOperations = [
   "VIEW_ACCOUNTS",
@@ -50,8 +52,9 @@ export const CreateAgentBody = Type.Object(
 );
 export type CreateAgentBody = Static<typeof CreateAgentBody>;
 
+/** `PATCH /agents/{agentId}`: the name (the policy changes through `PATCH /agents/{agentId}/policy`). */
 export const UpdateAgentBody = Type.Object(
-  { name: Type.Optional(Name), policy: Type.Optional(AgentPolicyInput) },
+  { name: Type.Optional(Name) },
   { additionalProperties: false, minProperties: 1 },
 );
 export type UpdateAgentBody = Static<typeof UpdateAgentBody>;
@@ -91,3 +94,58 @@ export type RedeemedDeviceCode = Static<typeof RedeemedDeviceCode>;
 export const AgentParams = Type.Object({ agentId: Type.String() });
 export const DeviceCodeParams = Type.Object({ code: Type.String() });
 export const AgentQuoteParams = Type.Object({ quoteId: Type.String() });
+
+export const agentActionStatuses = ["PENDING_APPROVAL", "APPROVED", "REJECTED", "FAILED"] as const;
+export const agentActionTypes = ["EXECUTE_QUOTE", "TRANSFER_OUT", "TRANSFER_IN"] as const;
+
+/** The hosted API's AgentTransferDetails: what a transfer-in or transfer-out action moves. */
+export const AgentTransferDetails = Type.Object({
+  amount: Type.Integer(),
+  currency: Type.String(),
+  sourceAccountId: Type.String(),
+  destinationAccountId: Type.String(),
+});
+
+/**
+ * The hosted API's AgentAction: one payment an agent started, waiting in PENDING_APPROVAL while its policy
+ * requires platform approval; APPROVED once executed, REJECTED by the platform, FAILED when it expired.
+ */
+export const AgentAction = Type.Object({
+  id: Type.String(),
+  agentId: Type.String(),
+  customerId: Type.String(),
+  platformCustomerId: Type.Optional(Type.String()),
+  status: StringEnum(agentActionStatuses),
+  type: StringEnum(agentActionTypes),
+  quote: Type.Optional(Quote),
+  transferDetails: Type.Optional(AgentTransferDetails),
+  transaction: Type.Optional(Transaction),
+  rejectionReason: Type.Optional(Type.String()),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+});
+export type AgentAction = Static<typeof AgentAction>;
+
+/** The hosted API's AgentActionRejectRequest (the body is optional). */
+export const RejectActionBody = Type.Object(
+  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
+  { additionalProperties: false },
+);
+export type RejectActionBody = Static<typeof RejectActionBody>;
+
+export const AgentActionParams = Type.Object({ agentId: Type.String(), actionId: Type.String() });
+
+/** `PATCH /agents/{agentId}/policy`: the fields given replace the policy's; the others stay (at least one). */
+export const UpdatePolicyBody = Type.Object(
+  {
+    allowedOperations: Type.Optional(AgentPolicyInput.properties.allowedOperations),
+    maxTransactionAmounts: AgentPolicyInput.properties.maxTransactionAmounts,
+    requirePlatformApproval: AgentPolicyInput.properties.requirePlatformApproval,
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdatePolicyBody = Static<typeof UpdatePolicyBody>;
+
+/** The hosted API's AgentDeviceCodeStatusResponse. */
+export const DeviceCodeStatus = Type.Object({ code: Type.String(), redeemed: Type.Boolean() });
+export type DeviceCodeStatus = Static<typeof DeviceCodeStatus>;

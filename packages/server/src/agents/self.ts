@@ -6,6 +6,9 @@ import { type InternalAccount, listCustomerInternalAccounts } from "../customers
 import type { InternalAccountType } from "../customers/accounts-store.js";
 import {
   createCustomerExternalAccount,
+  deleteExternalAccount,
+  findExternalAccountOrThrow,
+  getExternalAccount,
   listExternalAccounts,
 } from "../external-accounts/external-accounts.js";
 import type { CreatePlatformExternalAccountBody, ExternalAccount } from "../external-accounts/schemas.js";
@@ -79,4 +82,32 @@ export async function getSelfTransaction(deps: Deps, caller: Caller, rawId: stri
   });
   if (row.customer_id !== agentOf(caller).customerId) throw notFound();
   return toTransaction(row);
+}
+
+/** One external account of the agent's customer; another customer's id reads like an unknown one. */
+async function findSelfExternalAccount(deps: Deps, caller: Caller, rawId: string) {
+  const row = await findExternalAccountOrThrow(deps.db, caller, rawId, "customer");
+  if (row.customer_id !== agentOf(caller).customerId)
+    throw new ApiError("ACCOUNT_NOT_FOUND", { reason: `No external account ${rawId}.` });
+  return row;
+}
+
+/** `GET /agents/me/external-accounts/{id}`: one of the customer's external accounts, else `404 ACCOUNT_NOT_FOUND`. */
+export async function getSelfExternalAccount(
+  deps: Deps,
+  caller: Caller,
+  rawId: string,
+): Promise<ExternalAccount> {
+  await findSelfExternalAccount(deps, caller, rawId);
+  return getExternalAccount(deps, caller, rawId, "customer");
+}
+
+/**
+ * `DELETE /agents/me/external-accounts/{id}`: `DELETE /customers/external-accounts/{id}` for one of the
+ * customer's accounts (a trusted beneficiary is `409 BENEFICIARY_TRUSTED`). An account's customer never
+ * changes, so the ownership check holds for the delete's own transaction.
+ */
+export async function deleteSelfExternalAccount(deps: Deps, caller: Caller, rawId: string): Promise<void> {
+  await findSelfExternalAccount(deps, caller, rawId);
+  await deleteExternalAccount(deps, caller, rawId, "customer");
 }

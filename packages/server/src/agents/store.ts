@@ -137,6 +137,17 @@ export async function lockDeviceCode(tx: Tx, codeHash: string): Promise<DeviceCo
   return row;
 }
 
+/** A device code with its agent's platform (no lock: a read of its state). */
+export async function findDeviceCode(db: Executor, codeHash: string): Promise<DeviceCodeRow | undefined> {
+  const [row] = await db.query<DeviceCodeRow>(
+    `SELECT c.*, a.platform_id, a.customer_id, p.clock_offset_ms FROM agent_device_codes c
+     JOIN agents a ON a.id = c.agent_id JOIN platforms p ON p.id = a.platform_id
+     WHERE c.code_hash = $1`,
+    [codeHash],
+  );
+  return row;
+}
+
 export async function markRedeemed(tx: Tx, codeHash: string, now: Date): Promise<void> {
   await tx.query("UPDATE agent_device_codes SET redeemed_at = $2 WHERE code_hash = $1", [codeHash, now]);
 }
@@ -163,4 +174,146 @@ export async function findAgentQuote(db: Executor, quoteId: string) {
     [quoteId],
   );
   return row;
+}
+
+export type AgentActionStatus = "PENDING_APPROVAL" | "APPROVED" | "REJECTED" | "FAILED";
+export type AgentActionType = "EXECUTE_QUOTE" | "TRANSFER_OUT" | "TRANSFER_IN";
+
+export interface AgentActionRow {
+  [column: string]: unknown;
+  id: string;
+  platform_id: string;
+  agent_id: string;
+  customer_id: string;
+  type: AgentActionType;
+  status: AgentActionStatus;
+  quote_id: string | null;
+  transaction_id: string | null;
+  transfer_details: {
+    amount: number;
+    currency: string;
+    sourceAccountId: string;
+    destinationAccountId: string;
+  } | null;
+  rejection_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** An action with its customer's platformCustomerId (the wire's `platformCustomerId`). */
+export type AgentActionView = AgentActionRow & { platform_customer_id: string | null };
+
+export async function insertAction(tx: Tx, row: AgentActionRow): Promise<void> {
+  await tx.query(
+    `INSERT INTO agent_actions (id, platform_id, agent_id, customer_id, type, status, quote_id, transaction_id,
+       transfer_details, rejection_reason, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [
+      row.id,
+      row.platform_id,
+      row.agent_id,
+      row.customer_id,
+      row.type,
+      row.status,
+      row.quote_id,
+      row.transaction_id,
+      row.transfer_details,
+      row.rejection_reason,
+      row.created_at,
+      row.updated_at,
+    ],
+  );
+}
+
+/**
+ * Actions as they read: an action still PENDING_APPROVAL whose payment left the approval wait by another
+ * path (`POST /transactions/{id}/cancel` in payments/, which knows nothing of agents) reads APPROVED once
+ * its payment executes and FAILED otherwise.
+ */
+const actionView = `(SELECT a.id, a.platform_id, a.agent_id, a.customer_id, a.type, a.quote_id, a.transaction_id,
+    a.transfer_details, a.rejection_reason, a.created_at, a.updated_at, c.platform_customer_id,
+    CASE WHEN a.status = 'PENDING_APPROVAL' AND t.id IS NOT NULL
+          AND NOT (t.status = 'PENDING' AND t.pending_reason = 'PLATFORM_APPROVAL_REQUIRED')
+      THEN CASE WHEN t.status IN ('PROCESSING', 'COMPLETED') THEN 'APPROVED' ELSE 'FAILED' END
+      ELSE a.status END AS status
+  FROM agent_actions a
+  LEFT JOIN customers c ON c.id = a.customer_id
+  LEFT JOIN transactions t ON t.id = a.transaction_id) AS agent_action_view`;
+
+/** A platform's action by id (any agent), optionally locked. */
+export async function findAction(
+  db: Executor,
+  platformId: string,
+  id: string,
+  lock = false,
+): Promise<AgentActionView | undefined> {
+  const [row] = lock
+    ? await db.query<AgentActionView>(
+        `SELECT a.*, NULL AS platform_customer_id FROM agent_actions a
+         WHERE a.platform_id = $1 AND a.id = $2 FOR UPDATE`,
+        [platformId, id],
+      )
+    : await db.query<AgentActionView>(`SELECT * FROM ${actionView} WHERE platform_id = $1 AND id = $2`, [
+        platformId,
+        id,
+      ]);
+  return row;
+}
+
+/** The action that started this transaction, if an agent did. */
+export async function findActionByTransaction(tx: Tx, transactionId: string) {
+  const [row] = await tx.query<AgentActionRow>(
+    "SELECT * FROM agent_actions WHERE transaction_id = $1 FOR UPDATE",
+    [transactionId],
+  );
+  return row;
+}
+
+export async function updateAction(
+  tx: Tx,
+  id: string,
+  change: { status: AgentActionStatus; rejection_reason?: string | null; now: Date },
+): Promise<void> {
+  await tx.query(
+    `UPDATE agent_actions SET status = $2, rejection_reason = COALESCE($3, rejection_reason), updated_at = $4
+     WHERE id = $1`,
+    [id, change.status, change.rejection_reason ?? null, change.now],
+  );
+}
+
+export interface ActionFilters {
+  agentId?: string | undefined;
+  customerId?: string | undefined;
+  status?: AgentActionStatus | undefined;
+  startDate?: Date | undefined;
+  endDate?: Date | undefined;
+}
+
+export function listActions(
+  db: Executor,
+  platformId: string,
+  filters: ActionFilters,
+  page: PageRequest,
+): Promise<PageResult<AgentActionView>> {
+  const where = ["platform_id = $1"];
+  const params: unknown[] = [platformId];
+  for (const [condition, value] of [
+    ["agent_id =", filters.agentId],
+    ["customer_id =", filters.customerId],
+    ["status =", filters.status],
+    ["created_at >=", filters.startDate],
+    ["created_at <=", filters.endDate],
+  ] as const) {
+    if (value === undefined) continue;
+    params.push(value);
+    where.push(`${condition} $${params.length}`);
+  }
+  return listPage<AgentActionView>({
+    executor: db,
+    table: actionView,
+    where,
+    params,
+    scope: `agent-actions|${platformId}|${filters.agentId}|${filters.customerId}|${filters.status}|${filters.startDate?.toISOString()}|${filters.endDate?.toISOString()}`,
+    ...page,
+  });
 }

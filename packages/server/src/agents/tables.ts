@@ -54,3 +54,31 @@ export const agentQuotes = pgTable("agent_quotes", {
     .references(() => agents.id),
   createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
 });
+
+/** Payments agents started (issue 21 §5, the hosted API's AgentAction): approval state and what was asked. */
+export const agentActions = pgTable(
+  "agent_actions",
+  {
+    id: text("id").primaryKey(),
+    platformId: text("platform_id")
+      .notNull()
+      .references(() => platforms.id),
+    agentId: text("agent_id")
+      .notNull()
+      .references(() => agents.id),
+    customerId: text("customer_id").notNull(),
+    type: text("type", { enum: ["EXECUTE_QUOTE", "TRANSFER_OUT", "TRANSFER_IN"] }).notNull(),
+    status: text("status", { enum: ["PENDING_APPROVAL", "APPROVED", "REJECTED", "FAILED"] }).notNull(),
+    quoteId: text("quote_id"),
+    transactionId: text("transaction_id"),
+    transferDetails: jsonb("transfer_details"),
+    rejectionReason: text("rejection_reason"),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    index("agent_actions_platform_created_idx").on(t.platformId, t.createdAt, t.id),
+    index("agent_actions_agent_created_idx").on(t.agentId, t.createdAt, t.id),
+    index("agent_actions_transaction_idx").on(t.transactionId),
+  ],
+);

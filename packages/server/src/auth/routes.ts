@@ -3,6 +3,7 @@ import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { errorResponses } from "../core/http/schemas.js";
+import { TimeRangeQuery } from "../core/http/time-range.js";
 import { ApiToken, CreatedApiToken, CreateTokenBody, TokenParams } from "./schemas.js";
 import { createToken, deleteToken, getToken, listTokens } from "./tokens.js";
 
@@ -25,11 +26,19 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     {
       schema: {
         tags,
-        querystring: Query({ ...PageQuery, ...SortQuery }),
+        querystring: Query({
+          name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+          ...TimeRangeQuery,
+          ...PageQuery,
+          ...SortQuery,
+        }),
         response: { 200: Page(ApiToken), ...errorResponses },
       },
     },
-    async (request) => listTokens(deps, request.caller, splitPageQuery(request.query).page),
+    async (request) => {
+      const { filters, page } = splitPageQuery(request.query);
+      return listTokens(deps, request.caller, filters, page);
+    },
   );
 
   app.get(

@@ -1,6 +1,7 @@
 import type { Executor, Tx } from "../core/db/db.js";
 import type { Environment, Permission } from "../core/http/context.js";
 import { listPage, type PageRequest, type PageResult } from "../core/http/pagination.js";
+import { type TimeRange, timeRangeConditions } from "../core/http/time-range.js";
 
 export interface TokenRow {
   [column: string]: unknown;
@@ -58,17 +59,30 @@ export async function deleteToken(tx: Tx, platformId: string, id: string): Promi
   return rows.length > 0;
 }
 
+export interface TokenFilters extends TimeRange {
+  /** The exact token name. */
+  name?: string | undefined;
+}
+
 export function listTokens(
   db: Executor,
   platformId: string,
+  filters: TokenFilters,
   page: PageRequest,
 ): Promise<PageResult<TokenRow>> {
+  const where = ["platform_id = $1"];
+  const params: unknown[] = [platformId];
+  if (filters.name !== undefined) {
+    params.push(filters.name);
+    where.push(`name = $${params.length}`);
+  }
+  where.push(...timeRangeConditions(filters, params));
   return listPage<TokenRow>({
     executor: db,
     table: "api_tokens",
-    where: ["platform_id = $1"],
-    params: [platformId],
-    scope: `tokens|${platformId}`,
+    where,
+    params,
+    scope: `tokens|${platformId}|${JSON.stringify(filters)}`,
     ...page,
   });
 }

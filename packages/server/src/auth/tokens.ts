@@ -92,12 +92,14 @@ export async function getToken(deps: Deps, caller: Caller, rawId: string): Promi
   return toApiToken(row);
 }
 
+/** `GET /tokens` with the hosted API's filters (`name`, creation and update times). */
 export async function listTokens(
   deps: Deps,
   caller: Caller,
+  filters: store.TokenFilters,
   page: PageRequest,
 ): Promise<PageResult<ApiToken>> {
-  const result = await store.listTokens(deps.db, caller.platformId, page);
+  const result = await store.listTokens(deps.db, caller.platformId, filters, page);
   return { ...result, data: result.data.map(toApiToken) };
 }
 

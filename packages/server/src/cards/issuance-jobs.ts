@@ -1,5 +1,6 @@
 import type { JobHandler } from "../core/jobs/jobs.js";
 import { jobNow } from "../platform/clock.js";
+import { revokeCardKeys } from "../wallet-auth/delegated-keys.js";
 import { cardEvent } from "./events.js";
 import * as store from "./store.js";
 
@@ -22,6 +23,7 @@ const issuance: JobHandler = async (context) => {
         updated_at: now,
       };
       await store.updateCard(tx, updated);
+      if (rejected) await revokeCardKeys(tx, card.id, now);
       await cardEvent(tx, "STATUS_CHANGE", updated, now);
     }
     await context.finish(tx);

@@ -2,6 +2,7 @@ import type { Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidInput } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
+import { revokeCardKeys } from "../wallet-auth/delegated-keys.js";
 import { cardEvent } from "./events.js";
 import { checkFundingSources } from "./funding.js";
 import { findCardOrThrow } from "./issue.js";
@@ -60,6 +61,7 @@ export async function updateCard(
     const now = nowFor(deps, caller);
     next.updated_at = now;
     await store.updateCard(tx, next);
+    if (next.status === "CLOSED") await revokeCardKeys(tx, next.id, now);
     if (body.status) await cardEvent(tx, "STATUS_CHANGE", next, now);
     if (fundingChanged) await cardEvent(tx, "FUNDING_SOURCE_CHANGE", next, now);
     return toCard(next);

@@ -18,11 +18,14 @@ export const idTypes = [
   "Webhook",
   "Verification",
   "Document",
+  "BeneficialOwner",
   "Stablecoin",
   "StablecoinOperation",
   "StablecoinProviderAccount",
   "Agent",
   "Lookup",
+  "DelegatedKey",
+  "Job",
 ] as const;
 
 export type IdType = (typeof idTypes)[number];

@@ -27,12 +27,11 @@ export const profileFields = [
   "phoneNumber",
   "address",
   "businessInfo",
-  "beneficialOwners",
   "enhancedDueDiligence",
 ] as const;
 
 const individualOnly = ["birthDate", "nationality", "enhancedDueDiligence"] as const;
-const businessOnly = ["businessInfo", "beneficialOwners"] as const;
+const businessOnly = ["businessInfo"] as const;
 
 export interface CustomerInput {
   [field: string]: unknown;
@@ -87,6 +86,8 @@ export function toCustomer(
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   } as Customer;
+  // The hosted API names a business's status kybStatus; ours is kycStatus for both types (conventions §2.1).
+  if (row.customer_type === "BUSINESS") customer.kybStatus = row.kyc_status;
   if (row.platform_customer_id !== null) customer.platformCustomerId = row.platform_customer_id;
   const contactVerification = contactVerificationOf(row, proofs);
   if (contactVerification) customer.contactVerification = contactVerification;
@@ -257,6 +258,17 @@ export async function getCustomer(deps: Deps, caller: Caller, rawId: string): Pr
   return loadCustomer(deps.db, await findCustomerOrThrow(deps.db, caller, rawId));
 }
 
+/** A PATCH's profile fields replace the stored ones, except `businessInfo`, merged field by field (BusinessInfoUpdate). */
+function mergeProfile(stored: store.CustomerProfile, patch: store.CustomerProfile): store.CustomerProfile {
+  const merged = { ...stored, ...patch };
+  if (patch.businessInfo !== undefined)
+    merged.businessInfo = {
+      ...(stored.businessInfo as object | undefined),
+      ...(patch.businessInfo as object),
+    };
+  return merged;
+}
+
 /** Applies a validated PATCH to a locked customer row: profile merge, identifiers, new consents. */
 export async function applyCustomerUpdate(
   tx: Tx,
@@ -268,7 +280,7 @@ export async function applyCustomerUpdate(
     ...row,
     platform_customer_id: input.platformCustomerId ?? row.platform_customer_id,
     uma_address: input.umaAddress ?? row.uma_address,
-    profile: { ...row.profile, ...pickProfile(input) },
+    profile: mergeProfile(row.profile, pickProfile(input)),
     updated_at: now,
   };
   await store.updateCustomer(tx, updated);
@@ -276,11 +288,16 @@ export async function applyCustomerUpdate(
   return loadCustomer(tx, updated);
 }
 
-/** `DELETE /customers/{id}`: marks the customer deleted, freeing its platformCustomerId. */
-export async function deleteCustomer(deps: Deps, caller: Caller, rawId: string): Promise<void> {
-  await deps.db.transaction(async (tx) => {
+/**
+ * `DELETE /customers/{id}`: marks the customer deleted, freeing its platformCustomerId, and answers the
+ * deleted Customer (`200`, as the hosted API does).
+ */
+export async function deleteCustomer(deps: Deps, caller: Caller, rawId: string): Promise<Customer> {
+  return deps.db.transaction(async (tx) => {
     const row = await findActiveCustomerOrThrow(tx, caller, rawId);
-    await store.updateCustomer(tx, { ...row, is_deleted: true, updated_at: nowFor(deps, caller) });
+    const deleted = { ...row, is_deleted: true, updated_at: nowFor(deps, caller) };
+    await store.updateCustomer(tx, deleted);
+    return loadCustomer(tx, deleted);
   });
 }
 

@@ -3,6 +3,7 @@ import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { errorResponses, StringEnum } from "../core/http/schemas.js";
+import { TimeRangeQuery } from "../core/http/time-range.js";
 import { SignedRetryChallenge } from "../wallet-auth/schemas.js";
 import { signedHttp } from "../wallet-auth/signed-calls.js";
 import { listAgreements } from "./agreements.js";
@@ -35,6 +36,16 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
           platformCustomerId: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
           customerType: Type.Optional(StringEnum(["INDIVIDUAL", "BUSINESS"])),
           kycStatus: Type.Optional(StringEnum(kycStatuses)),
+          region: Type.Optional(Type.String({ format: "iso3166-1-alpha-2" })),
+          currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3,5}$" })),
+          umaAddress: Type.Optional(
+            Type.String({
+              maxLength: 255,
+              pattern: "^\\$[A-Za-z0-9._-]{1,64}@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*\\.[A-Za-z]{2,}$",
+            }),
+          ),
+          ...TimeRangeQuery,
+          isIncludingDeleted: Type.Optional(Type.Boolean({ default: false })),
           ...PageQuery,
           ...SortQuery,
         }),
@@ -101,10 +112,7 @@ export const customerRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
 
   app.delete(
     "/customers/:customerId",
-    { schema: { tags, params: CustomerParams, response: { 204: Type.Null(), ...errorResponses } } },
-    async (request, reply) => {
-      await deleteCustomer(deps, request.caller, request.params.customerId);
-      return reply.code(204).send(null);
-    },
+    { schema: { tags, params: CustomerParams, response: { 200: Customer, ...errorResponses } } },
+    async (request) => deleteCustomer(deps, request.caller, request.params.customerId),
   );
 };

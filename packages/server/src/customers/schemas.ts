@@ -7,10 +7,11 @@ const Country = Type.String({ format: "iso3166-1-alpha-2" });
 const object = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
 
+/** The hosted API's Address: `line1`, `postalCode` and `country` required. */
 export const Address = object({
   line1: Text(200),
   line2: Type.Optional(Text(200)),
-  city: Text(100),
+  city: Type.Optional(Text(100)),
   state: Type.Optional(Text(100)),
   postalCode: Text(20),
   country: Country,
@@ -31,22 +32,117 @@ export const EndUserTermsConsentInput = object({
   acceptanceMethod: Type.Optional(StringEnum(acceptanceMethods)),
 });
 
-export const BusinessInfo = object({
-  legalName: Text(200),
-  doingBusinessAs: Type.Optional(Text(200)),
-  registrationNumber: Type.Optional(Text(64)),
-  taxId: Type.Optional(Text(64)),
-  incorporatedOn: Type.Optional(Type.String({ format: "date" })),
-  countryOfIncorporation: Type.Optional(Country),
-  website: Type.Optional(Type.String({ format: "url", maxLength: 2048 })),
-});
+const Countries = Type.Array(Country, { maxItems: 250, uniqueItems: true });
+const Description = Type.String({ minLength: 1, maxLength: 500 });
 
-export const BeneficialOwner = object({
-  firstName: Text(100),
-  lastName: Text(100),
-  birthDate: Type.Optional(Type.String({ format: "date" })),
-  nationality: Type.Optional(Country),
-  ownershipPercentage: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+/**
+ * The hosted API's BusinessInfoUpdate: every field optional on create and update (PATCH merges it field by
+ * field); `POST /verifications` names the ones a complete KYB packet needs (kyc/verifications.ts).
+ */
+export const BusinessInfo = object({
+  legalName: Type.Optional(Text(200)),
+  doingBusinessAs: Type.Optional(Text(200)),
+  country: Type.Optional(Country),
+  registrationNumber: Type.Optional(Text(64)),
+  incorporatedOn: Type.Optional(Type.String({ format: "date" })),
+  entityType: Type.Optional(
+    StringEnum([
+      "SOLE_PROPRIETORSHIP",
+      "PARTNERSHIP",
+      "LLC",
+      "CORPORATION",
+      "S_CORPORATION",
+      "NON_PROFIT",
+      "PUBLICLY_LISTED_COMPANY",
+      "TRUST",
+      "PRIVATE_FOUNDATION",
+      "CHARITY",
+      "OTHER",
+    ]),
+  ),
+  taxId: Type.Optional(Text(64)),
+  countriesOfOperation: Type.Optional(Countries),
+  businessType: Type.Optional(
+    StringEnum([
+      "AGRICULTURE_FORESTRY_FISHING_AND_HUNTING",
+      "MINING_QUARRYING_AND_OIL_AND_GAS_EXTRACTION",
+      "UTILITIES",
+      "CONSTRUCTION",
+      "MANUFACTURING",
+      "WHOLESALE_TRADE",
+      "RETAIL_TRADE",
+      "TRANSPORTATION_AND_WAREHOUSING",
+      "INFORMATION",
+      "FINANCE_AND_INSURANCE",
+      "REAL_ESTATE_AND_RENTAL_AND_LEASING",
+      "PROFESSIONAL_SCIENTIFIC_AND_TECHNICAL_SERVICES",
+      "MANAGEMENT_OF_COMPANIES_AND_ENTERPRISES",
+      "ADMINISTRATIVE_AND_SUPPORT_AND_WASTE_MANAGEMENT_AND_REMEDIATION_SERVICES",
+      "EDUCATIONAL_SERVICES",
+      "HEALTH_CARE_AND_SOCIAL_ASSISTANCE",
+      "ARTS_ENTERTAINMENT_AND_RECREATION",
+      "ACCOMMODATION_AND_FOOD_SERVICES",
+      "OTHER_SERVICES",
+      "PUBLIC_ADMINISTRATION",
+    ]),
+  ),
+  purposeOfAccount: Type.Optional(
+    StringEnum([
+      "CONTRACTOR_PAYOUTS",
+      "CREATOR_PAYOUTS",
+      "EMPLOYEE_PAYOUTS",
+      "MARKETPLACE_SELLER_PAYOUTS",
+      "SUPPLIER_PAYMENTS",
+      "CROSS_BORDER_B2B",
+      "AR_AUTOMATION",
+      "AP_AUTOMATION",
+      "EMBEDDED_PAYMENTS",
+      "PLATFORM_FEE_COLLECTION",
+      "P2P_TRANSFERS",
+      "CHARITABLE_DONATIONS",
+      "OTHER",
+    ]),
+  ),
+  sourceOfFunds: Type.Optional(Text(500)),
+  expectedMonthlyTransactionCount: Type.Optional(
+    StringEnum([
+      "COUNT_UNDER_10",
+      "COUNT_10_TO_100",
+      "COUNT_100_TO_500",
+      "COUNT_500_TO_1000",
+      "COUNT_OVER_1000",
+    ]),
+  ),
+  expectedMonthlyTransactionVolume: Type.Optional(
+    StringEnum([
+      "VOLUME_UNDER_10K",
+      "VOLUME_10K_TO_100K",
+      "VOLUME_100K_TO_1M",
+      "VOLUME_1M_TO_10M",
+      "VOLUME_OVER_10M",
+    ]),
+  ),
+  expectedRecipientJurisdictions: Type.Optional(Countries),
+  naicsCode: Type.Optional(Type.String({ pattern: "^\\d{2,6}$" })),
+  sourceOfFundsCategories: Type.Optional(
+    Type.Array(
+      StringEnum([
+        "OPERATING_REVENUE",
+        "INVESTMENT_INCOME",
+        "LOANS",
+        "VENTURE_CAPITAL",
+        "PERSONAL_SAVINGS",
+        "DONATIONS",
+        "OTHER",
+      ]),
+      { maxItems: 7, uniqueItems: true },
+    ),
+  ),
+  sourceOfFundsOtherDescription: Type.Optional(Description),
+  purposeOfAccountOtherDescription: Type.Optional(Description),
+  expectedCounterpartyCountries: Type.Optional(Countries),
+  primaryContactFirstName: Type.Optional(Text(250)),
+  primaryContactLastName: Type.Optional(Text(250)),
 });
 
 export const EnhancedDueDiligence = object({
@@ -70,7 +166,6 @@ const customerFields = {
   umaAddress: Type.Optional(Text(255)),
   address: Type.Optional(Address),
   businessInfo: Type.Optional(BusinessInfo),
-  beneficialOwners: Type.Optional(Type.Array(BeneficialOwner, { maxItems: 20 })),
   enhancedDueDiligence: Type.Optional(EnhancedDueDiligence),
   agreementConsents: Type.Optional(Type.Array(AgreementConsentInput, { maxItems: agreementTypes.length })),
   endUserTermsConsent: Type.Optional(EndUserTermsConsentInput),
@@ -117,6 +212,8 @@ export const Customer = Type.Object({
   customerType: StringEnum(["INDIVIDUAL", "BUSINESS"]),
   umaAddress: Type.String(),
   kycStatus: StringEnum(kycStatuses),
+  /** BUSINESS customers only: the hosted API's name for their kycStatus (always equal to it). */
+  kybStatus: Type.Optional(StringEnum(kycStatuses)),
   isDeleted: Type.Boolean(),
   contactVerification: Type.Optional(ContactVerification),
   region: Type.Optional(Type.String()),
@@ -128,7 +225,6 @@ export const Customer = Type.Object({
   phoneNumber: Type.Optional(Type.String()),
   address: Type.Optional(Address),
   businessInfo: Type.Optional(BusinessInfo),
-  beneficialOwners: Type.Optional(Type.Array(BeneficialOwner)),
   enhancedDueDiligence: Type.Optional(EnhancedDueDiligence),
   agreementConsents: Type.Array(AgreementConsent),
   endUserTermsConsent: Type.Optional(

@@ -1,5 +1,6 @@
 import type { Executor, Tx } from "../core/db/db.js";
 import { listPage, type PageRequest, type PageResult } from "../core/http/pagination.js";
+import { type TimeRange, timeRangeConditions } from "../core/http/time-range.js";
 import type { KycStatus } from "./kyc-outcomes.js";
 
 export interface CustomerProfile {
@@ -108,12 +109,17 @@ export async function latestConsents(db: Executor, customerIds: string[]): Promi
   );
 }
 
-export interface CustomerFilters {
+export interface CustomerFilters extends TimeRange {
   platformCustomerId?: string | undefined;
   customerType?: string | undefined;
   kycStatus?: string | undefined;
+  region?: string | undefined;
+  currency?: string | undefined;
+  umaAddress?: string | undefined;
+  isIncludingDeleted?: boolean | undefined;
 }
 
+/** `GET /customers`: the hosted API's filters; deleted customers only with `isIncludingDeleted`. */
 export function listCustomers(
   db: Executor,
   platformId: string,
@@ -122,20 +128,25 @@ export function listCustomers(
 ): Promise<PageResult<CustomerRow>> {
   const where = ["platform_id = $1"];
   const params: unknown[] = [platformId];
-  const add = (column: string, value: string | undefined) => {
+  const add = (condition: (n: string) => string, value: string | undefined) => {
     if (value === undefined) return;
     params.push(value);
-    where.push(`${column} = $${params.length}`);
+    where.push(condition(`$${params.length}`));
   };
-  add("platform_customer_id", filters.platformCustomerId);
-  add("customer_type", filters.customerType);
-  add("kyc_status", filters.kycStatus);
+  add((n) => `platform_customer_id = ${n}`, filters.platformCustomerId);
+  add((n) => `customer_type = ${n}`, filters.customerType);
+  add((n) => `kyc_status = ${n}`, filters.kycStatus);
+  add((n) => `profile->>'region' = ${n}`, filters.region);
+  add((n) => `profile->'currencies' @> jsonb_build_array(${n}::text)`, filters.currency);
+  add((n) => `lower(uma_address) = lower(${n})`, filters.umaAddress);
+  where.push(...timeRangeConditions(filters, params));
+  if (!filters.isIncludingDeleted) where.push("NOT is_deleted");
   return listPage<CustomerRow>({
     executor: db,
     table: "customers",
     where,
     params,
-    scope: `customers|${platformId}|${filters.platformCustomerId}|${filters.customerType}|${filters.kycStatus}`,
+    scope: `customers|${platformId}|${JSON.stringify(filters)}`,
     ...page,
   });
 }

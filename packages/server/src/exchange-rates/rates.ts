@@ -1,12 +1,6 @@
 import type { Tx } from "../core/db/db.js";
-import { type Deps, nowFor } from "../core/deps.js";
-import { ApiError } from "../core/errors/api-error.js";
-import type { Caller } from "../core/http/context.js";
-import { currency, currencyCodes, isKnownCurrency } from "../core/money.js";
-import { findPlatform } from "../platform/store.js";
 import { formatRate, parseRate, type Rate } from "./decimal.js";
 import { type RateSource, sandboxRateSource } from "./sandbox-source.js";
-import type { ExchangeRate, ExchangeRatesQuery } from "./schemas.js";
 import { findRates, type Pair, storeFreshRates } from "./store.js";
 
 /** How long a fetched rate is served for a platform (interface Limits: "cached about 5 minutes"). */
@@ -80,48 +74,4 @@ export async function cachedRate(
 ): Promise<CachedRate | null> {
   const [rate] = await cachedRates(tx, platformId, [pair], now);
   return rate ?? null;
-}
-
-/** The pairs a list asks for: every ordered pair of distinct known currencies, narrowed by the filters. */
-function requestedPairs(query: ExchangeRatesQuery): Pair[] {
-  for (const code of [query.sourceCurrency, query.destinationCurrency]) {
-    if (code !== undefined && !isKnownCurrency(code))
-      throw new ApiError("INVALID_CURRENCY", { reason: `Unknown currency ${code}.` });
-  }
-  const codes = [...currencyCodes].sort();
-  const sources = query.sourceCurrency ? [query.sourceCurrency] : codes;
-  const destinations = query.destinationCurrency ? [query.destinationCurrency] : codes;
-  return sources.flatMap((source) =>
-    destinations
-      .filter((destination) => destination !== source)
-      .map((destination) => ({ source, destination })),
-  );
-}
-
-/**
- * `GET /exchange-rates`: the platform's cached rates, each with the platform fees a quote from that
- * source currency is charged (USD sources only). A corridor without a rate is simply not listed.
- */
-export async function listExchangeRates(
-  deps: Deps,
-  caller: Caller,
-  query: ExchangeRatesQuery,
-): Promise<{ data: ExchangeRate[] }> {
-  const pairs = requestedPairs(query);
-  return deps.db.transaction(async (tx) => {
-    const now = nowFor(deps, caller);
-    const platform = await findPlatform(tx, caller.platformId);
-    if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
-    const rates = await cachedRates(tx, caller.platformId, pairs, now);
-    return {
-      data: rates.map((r) => ({
-        sourceCurrency: currency(r.source),
-        destinationCurrency: currency(r.destination),
-        rate: Number(r.text),
-        platformFees: r.source === "USD" ? platform.fee_configs : [],
-        fetchedAt: r.fetchedAt.toISOString(),
-        expiresAt: r.expiresAt.toISOString(),
-      })),
-    };
-  });
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Deps } from "../core/deps.js";
 import { errorResponses } from "../core/http/schemas.js";
-import { listExchangeRates } from "./rates.js";
-import { ExchangeRateList, ExchangeRatesQuery } from "./schemas.js";
+import { listExchangeRates } from "./list.js";
+import { ExchangeRateListResponse, ExchangeRatesQuery } from "./schemas.js";
 
 export const exchangeRateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
@@ -11,9 +11,9 @@ export const exchangeRateRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       schema: {
         tags: ["Exchange rates"],
         description:
-          "The platform's exchange rates, each cached for 5 minutes (platform clock), with the platform fees charged on USD sources. A corridor without a rate is not listed.",
+          "For each corridor with a rate (cached 5 minutes, platform clock) and each destination rail: what a quote of sendingAmount would deliver and charge, platform fees included. A corridor without a rate, or a rail refusing the amount, is not listed.",
         querystring: ExchangeRatesQuery,
-        response: { 200: ExchangeRateList, ...errorResponses },
+        response: { 200: ExchangeRateListResponse, ...errorResponses },
       },
     },
     async (request) => listExchangeRates(deps, request.caller, request.query),

@@ -1,18 +1,17 @@
 import type { Executor, Tx } from "../core/db/db.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
-import { MAX_AMOUNT } from "../core/money.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { findExternalAccountOrThrow } from "../external-accounts/external-accounts.js";
 import { walletAccountTypes } from "../external-accounts/schemas.js";
 import type { ExternalAccountRow } from "../external-accounts/store.js";
 import type { RailFeeConfig } from "../platform/schemas.js";
-import { type FeeSchedule, NO_FEE } from "../rails/fees.js";
 import { maxTransactionAmount } from "../rails/limits.js";
+import { payoutTerms } from "../rails/payout-terms.js";
 import { chooseRail } from "../rails/rail-selection.js";
 import { requireActive } from "./active.js";
-import { type PriceTerms, priceBetween } from "./pricing.js";
+import { priceBetween } from "./pricing.js";
 import { pendingQuoteRow } from "./quote-row.js";
 import type { AccountTransferRequest } from "./request.js";
 import type * as store from "./store.js";
@@ -66,15 +65,6 @@ export function requireValidated(external: ExternalAccountRow): void {
   });
 }
 
-/** The withdrawal fee: the per-quote override, else the rail's feeConfigs entry (USD sources only). */
-function railFee(override: number | undefined, feeConfigs: RailFeeConfig[], rail: string): FeeSchedule {
-  if (override !== undefined) return { variableRateBps: 0, fixedAmount: override };
-  const config = feeConfigs.find((c) => c.rail === rail);
-  return config
-    ? { variableRateBps: config.variableRateBps ?? 0, fixedAmount: config.fixedAmount ?? 0 }
-    : NO_FEE;
-}
-
 /** The common payout checks: the owner's external account (404), then the request's 400s. */
 async function payoutAccounts(tx: Tx, caller: Caller, request: AccountTransferRequest) {
   const source = await findAccountOrThrow(tx, caller, request.source.accountId);
@@ -112,19 +102,6 @@ function checkBankPayout(
     throw new ApiError("NOT_IMPLEMENTED", {
       reason: `Payouts from a ${source.currency} ${source.type} account are not built yet; from USD, USDC and USDB internal accounts they are.`,
     });
-}
-
-/** The rail's fee (USD sources only) and the maximum: ACH_SAME_DAY's own cap replaces the general one. */
-function payoutTerms(
-  request: Pick<AccountTransferRequest, "platformFeeOverride">,
-  sending: string,
-  feeConfigs: RailFeeConfig[],
-  rail: string,
-): PriceTerms {
-  return {
-    platformFee: sending === "USD" ? railFee(request.platformFeeOverride, feeConfigs, rail) : NO_FEE,
-    maxTotalSendingAmount: rail === "ACH_SAME_DAY" ? MAX_AMOUNT : maxTransactionAmount(sending),
-  };
 }
 
 /** Where a quote's money comes from: an internal account, or money arriving from outside (REALTIME_FUNDING). */

@@ -57,6 +57,31 @@ export const QuoteDestination = Type.Object(
   },
 );
 
+/**
+ * The hosted API's `ScaFactor` and `ScaChallenge` (a held quote's `scaChallenge`). Defined here because quotes
+ * import nothing from sca/ (test/architecture); sca/schemas.ts re-exports them for its own operations.
+ */
+export const scaFactors = ["SMS_OTP", "TOTP", "PASSKEY"] as const;
+export const ScaFactor = StringEnum(scaFactors, {
+  description:
+    "SMS_OTP: a 6-digit code sent by SMS to the customer's phoneNumber (else its email). PASSKEY: the enrolled passkey. TOTP: not offered.",
+});
+export type ScaFactor = Static<typeof ScaFactor>;
+
+/** Answer it before `expiresAt`; a PASSKEY one carries the WebAuthn request options for `navigator.credentials.get`. */
+export const ScaChallenge = Type.Object({
+  id: Type.String({ description: "`Request:<uuid>`; single use." }),
+  expiresAt: DateTime(),
+  factor: ScaFactor,
+  availableFactors: Type.Array(ScaFactor),
+  purpose: StringEnum(["LOGIN", "TRUST_BENEFICIARY", "UNTRUST_BENEFICIARY", "PAYOUT"]),
+  passkeyAssertionOptions: Type.Optional(
+    Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  ),
+  passkeyAllowedOrigins: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
+});
+export type ScaChallenge = Static<typeof ScaChallenge>;
+
 export const CreateQuoteBody = Type.Object(
   {
     source: QuoteSource,
@@ -125,14 +150,7 @@ export const Quote = Type.Object({
   purposeOfPayment: Type.Optional(Type.String()),
   /** REALTIME_FUNDING: where and how to send the money that funds the quote. */
   paymentInstructions: Type.Optional(Type.Array(PaymentInstructions)),
-  /** PENDING_AUTHORIZATION: the per-payment SCA challenge to answer (`POST /sca/payments/complete`). */
-  scaChallenge: Type.Optional(
-    Type.Object({
-      requestId: Type.String(),
-      factor: StringEnum(["OTP", "PASSKEY"]),
-      challenge: Type.Optional(Type.String()),
-      expiresAt: DateTime(),
-    }),
-  ),
+  /** PENDING_AUTHORIZATION: the per-payment SCA challenge to answer (`POST /quotes/{quoteId}/authorize`). */
+  scaChallenge: Type.Optional(ScaChallenge),
 });
 export type Quote = Static<typeof Quote>;

@@ -61,7 +61,7 @@ async function challenge(
     subjectId: accountId,
     now,
   });
-  return { ...toScaChallenge(row), purpose: `${change}_BENEFICIARY` };
+  return toScaChallenge(tx, caller, row, customer, `${change}_BENEFICIARY`);
 }
 
 /**
@@ -114,13 +114,13 @@ export async function startUntrust(
 /** The answer the body gives for a challenge of `factor`: `code`, or `passkeyAssertion` with `origin`. */
 function answerOf(caller: Caller, body: BeneficiaryTrustConfirmRequest, factor: store.ScaFactor): Answer {
   if (factor === "OTP") {
-    if (body.code == null) throw invalidField("code", "is required: the challenge's factor is OTP");
+    if (body.code == null) throw invalidField("code", "is required: the challenge's factor is SMS_OTP");
     return { code: body.code };
   }
   const assertion = body.passkeyAssertion;
   if (assertion == null)
     throw invalidField("passkeyAssertion", "is required: the challenge's factor is PASSKEY");
-  return { verify: (tx, row) => verifyPasskeyAssertion(tx, caller, row, assertion) };
+  return { verify: (tx, row) => verifyPasskeyAssertion(tx, caller, row, assertion, body.origin) };
 }
 
 /** The hosted document's anyOf: `code`, or `passkeyAssertion` and `origin` together. */

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
-import type { Tx } from "../core/db/db.js";
+import type { Executor, Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
@@ -10,8 +10,10 @@ import { secretsOf } from "../core/secrets/process-box.js";
 import { SealedValueError } from "../core/secrets/secret-box.js";
 import type { CustomerRow } from "../customers/store.js";
 import { SANDBOX_OTP_CODE } from "../wallet-auth/otp.js";
+import { findLivePasskey } from "./passkey-store.js";
 import type { ScaChallenge } from "./schemas.js";
 import * as store from "./store.js";
+import { assertionOptions, availableFactors, scaRelyingParty, wireFactor } from "./webauthn.js";
 
 /** Every SCA challenge is answerable for 5 minutes (like a signed-retry challenge, interface Limits). */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -20,29 +22,47 @@ export const MAX_FAILED_ATTEMPTS = 5;
 /** How long a lock lasts, on the platform's clock. */
 export const LOCK_MS = 30 * 60 * 1000;
 
-export function toScaChallenge(row: store.ChallengeRow): ScaChallenge {
-  const purpose = row.purpose;
-  // Contact verification answers `204` (contact-verification.ts): its challenges are never sent.
-  if (purpose === "CONTACT_EMAIL" || purpose === "CONTACT_PHONE")
-    throw new Error(`challenge ${row.id} is a contact verification and has no wire form`);
+/**
+ * The hosted API's `ScaChallenge` of a stored challenge: `purpose` as the wire names it, the customer's
+ * `availableFactors`, and for a PASSKEY challenge the WebAuthn request options and allowed origins.
+ */
+export async function toScaChallenge(
+  db: Executor,
+  caller: Caller,
+  row: store.ChallengeRow,
+  customer: CustomerRow,
+  purpose: ScaChallenge["purpose"],
+): Promise<ScaChallenge> {
   const wire: ScaChallenge = {
-    requestId: row.id,
-    customerId: row.customer_id,
-    purpose,
-    factor: row.factor,
+    id: row.id,
     expiresAt: row.expires_at.toISOString(),
+    factor: wireFactor(row.factor),
+    availableFactors: await availableFactors(db, customer),
+    purpose,
+    passkeyAssertionOptions: null,
+    passkeyAllowedOrigins: null,
   };
-  if (row.webauthn_challenge !== null) wire.challenge = row.webauthn_challenge;
+  const passkey = row.webauthn_challenge === null ? undefined : await findLivePasskey(db, customer.id);
+  if (passkey && row.webauthn_challenge !== null) {
+    const rp = await scaRelyingParty(db, caller);
+    wire.passkeyAssertionOptions = await assertionOptions(rp, passkey, row.webauthn_challenge);
+    wire.passkeyAllowedOrigins = rp.origins;
+  }
   return wire;
+}
+
+/** The body of `423 ACCOUNT_LOCKED` (the hosted API's Error423 details). */
+export function lockedError(state: { customer_id: string; locked_until: Date | null }, reason?: string) {
+  const lockedUntil = state.locked_until?.toISOString() ?? null;
+  return new ApiError("ACCOUNT_LOCKED", {
+    reason: reason ?? `Customer ${state.customer_id} is locked after wrong SCA answers until ${lockedUntil}.`,
+    details: { suspended: true, lockedUntil, failedAttempts: MAX_FAILED_ATTEMPTS },
+  });
 }
 
 /** `423 ACCOUNT_LOCKED` while the customer's lock runs (platform clock). */
 export function requireUnlocked(state: store.ScaCustomerRow, now: Date): void {
-  if (state.locked_until !== null && state.locked_until > now) {
-    throw new ApiError("ACCOUNT_LOCKED", {
-      reason: `Customer ${state.customer_id} is locked after ${MAX_FAILED_ATTEMPTS} wrong SCA answers until ${state.locked_until.toISOString()}.`,
-    });
-  }
+  if (state.locked_until !== null && state.locked_until > now) throw lockedError(state);
 }
 
 /** Where an OTP of this purpose goes: the proven contact itself, else the phone (SMS) before the e-mail. */
@@ -193,9 +213,10 @@ async function recordFailure(
     failedAttempts: challenge.failed_attempts + 1,
   });
   if (locks && lockedUntil) {
-    return new ApiError("ACCOUNT_LOCKED", {
-      reason: `${MAX_FAILED_ATTEMPTS} wrong SCA answers in a row: customer ${state.customer_id} is locked until ${lockedUntil.toISOString()}.`,
-    });
+    return lockedError(
+      { customer_id: state.customer_id, locked_until: lockedUntil },
+      `${MAX_FAILED_ATTEMPTS} wrong SCA answers in a row: customer ${state.customer_id} is locked until ${lockedUntil.toISOString()}.`,
+    );
   }
   return invalidField(field, "does not answer the SCA challenge");
 }

@@ -20,13 +20,14 @@ import type { ChallengeRow } from "./store.js";
 /**
  * Whether a WebAuthn assertion answers a PASSKEY challenge: the customer's live passkey, `webauthn.get`
  * over the issued challenge, an allowed origin, the RP ID, user presence, an increasing counter and a
- * valid signature. Any failed check is a wrong answer (counted towards the lock), never an exception.
+ * valid signature, and the `origin` the body names (when given). Any failed check is a wrong answer (counted towards the lock), never an exception.
  */
 export async function verifyPasskeyAssertion(
   tx: Tx,
   caller: Caller,
   challenge: ChallengeRow,
   assertion: PasskeyAssertion,
+  origin?: string | null,
 ): Promise<boolean> {
   const passkey = await findLivePasskey(tx, challenge.customer_id);
   const clientData = decodeClientData(assertion.clientDataJson);
@@ -34,6 +35,8 @@ export async function verifyPasskeyAssertion(
   const authData = authBytes && decodeAuthenticatorData(authBytes);
   if (!passkey || !clientData || !authData || challenge.webauthn_challenge === null) return false;
   if (assertion.credentialId !== passkey.credential_id || clientData.type !== "webauthn.get") return false;
+  // The hosted API's `origin` names where the ceremony ran: it must be the one the browser signed.
+  if (origin != null && origin !== clientData.origin) return false;
   const expectedChallenge = toBase64url(challenge.webauthn_challenge);
   const rp = relyingParty(caller.environment, await loadWalletAuthConfig(tx, caller.platformId));
   if (!rp?.allowsOrigin(clientData.origin) || !namesRpId(authData, rp.rpId) || !authData.flags.up)

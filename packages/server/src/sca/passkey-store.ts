@@ -23,18 +23,6 @@ export async function findLivePasskey(db: Executor, customerId: string): Promise
   return row;
 }
 
-export async function lockLivePasskey(
-  tx: Tx,
-  platformId: string,
-  id: string,
-): Promise<PasskeyRow | undefined> {
-  const [row] = await tx.query<PasskeyRow>(
-    "SELECT * FROM sca_passkeys WHERE platform_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE",
-    [platformId, id],
-  );
-  return row;
-}
-
 export async function insertPasskey(tx: Tx, row: PasskeyRow): Promise<void> {
   await tx.query(
     `INSERT INTO sca_passkeys (id, platform_id, customer_id, nickname, credential_id, public_key, counter,

@@ -1,83 +1,191 @@
+import {
+  type AuthenticatorTransport,
+  generateRegistrationOptions,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
 import { isUniqueViolation } from "../core/db/sqlstate.js";
 import { type Deps, nowFor } from "../core/deps.js";
-import { ApiError } from "../core/errors/api-error.js";
+import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
-import { newId, parseId } from "../core/ids.js";
-import { passkeyFromAttestation } from "../wallet-auth/passkey.js";
-import {
-  findLivePasskey,
-  insertPasskey,
-  lockLivePasskey,
-  markPasskeyDeleted,
-  type PasskeyRow,
-} from "./passkey-store.js";
-import { findScaCustomerOrThrow } from "./regions.js";
-import type { EnrollPasskeyBody, ScaPasskey } from "./schemas.js";
+import { newId } from "../core/ids.js";
+import { toBase64url } from "../wallet-auth/passkey-webauthn.js";
+import { issueChallenge } from "./challenges.js";
+import { findLivePasskey, insertPasskey, markPasskeyDeleted, type PasskeyRow } from "./passkey-store.js";
+import { findScaCustomerOrThrow, readScaCustomerOrThrow } from "./regions.js";
+import type {
+  PasskeyEnrollmentConfirmResponse,
+  PasskeyEnrollmentStart,
+  ScaFactorConfirmRequest,
+  ScaFactorEnrollRequest,
+  ScaFactorList,
+  ScaFactorView,
+} from "./schemas.js";
 import { requireLiveSession } from "./sessions.js";
+import * as store from "./store.js";
+import { availableFactors, scaRelyingParty } from "./webauthn.js";
 
 const ONE_PER_CUSTOMER = "sca_passkeys_one_per_customer_key";
+/** The `name` of an enrolled passkey (the hosted request names none). */
+const PASSKEY_NAME = "Passkey";
 
-function toScaPasskey(row: PasskeyRow): ScaPasskey {
-  return {
-    id: row.id,
-    customerId: row.customer_id,
-    nickname: row.nickname,
-    credentialId: row.credential_id,
-    createdAt: row.created_at.toISOString(),
-  };
-}
+const passkeyView = (row: PasskeyRow): ScaFactorView => ({
+  factor: "PASSKEY",
+  credentialId: row.credential_id,
+  name: row.nickname,
+});
 
 const alreadyEnrolled = (customerId: string) =>
   new ApiError("PASSKEY_ALREADY_ENROLLED", {
     reason: `Customer ${customerId} already has an enrolled SCA passkey; delete it before enrolling another.`,
   });
 
+const totpNotOffered = () => invalidField("type", "TOTP is not offered by this service; use PASSKEY");
+
+/** `GET /sca/factors?customerId=` (`listScaFactors`): SMS_OTP when a phone or e-mail is on file, the passkey once enrolled. */
+export async function listFactors(deps: Deps, caller: Caller, customerId: string): Promise<ScaFactorList> {
+  const customer = await readScaCustomerOrThrow(deps.db, caller, customerId);
+  const passkey = await findLivePasskey(deps.db, customer.id);
+  const factors = (await availableFactors(deps.db, customer)).map(
+    (factor): ScaFactorView => (factor === "PASSKEY" && passkey ? passkeyView(passkey) : { factor }),
+  );
+  return { factors };
+}
+
 /**
- * `POST /sca/passkeys`: enrolls the customer's one SCA passkey under a live SCA session. The attestation
- * is verified like a wallet passkey's (conventions §5.6); a second live one is `409 PASSKEY_ALREADY_ENROLLED`.
+ * `POST /sca/factors?customerId= {type: PASSKEY}` (`startScaFactorEnrollment`): under a live SCA session,
+ * the WebAuthn creation options for the customer's one passkey (`409 PASSKEY_ALREADY_ENROLLED` when it has
+ * one). The challenge is answerable for 5 minutes by `/sca/factors/confirm`; a new start abandons it.
  */
-export async function enrollPasskey(
+export async function startEnrollment(
   deps: Deps,
   caller: Caller,
-  body: EnrollPasskeyBody,
-): Promise<ScaPasskey> {
-  const passkey = await passkeyFromAttestation(deps, caller, body);
+  customerId: string,
+  body: ScaFactorEnrollRequest,
+): Promise<PasskeyEnrollmentStart> {
+  if (body.type === "TOTP") throw totpNotOffered();
+  return deps.db.transaction(async (tx) => {
+    const customer = await findScaCustomerOrThrow(tx, caller, customerId);
+    const now = nowFor(deps, caller);
+    if (await findLivePasskey(tx, customer.id)) throw alreadyEnrolled(customer.id);
+    await requireLiveSession(tx, customer.id, now);
+    const rp = await scaRelyingParty(tx, caller);
+    const row = await issueChallenge(deps, tx, caller, {
+      customer,
+      purpose: "ENROLL_PASSKEY",
+      factor: "PASSKEY",
+      now,
+    });
+    const email = typeof customer.profile.email === "string" ? customer.profile.email : undefined;
+    const options = await generateRegistrationOptions({
+      rpName: rp.rpId,
+      rpID: rp.rpId,
+      userName: email ?? customer.id,
+      userID: new TextEncoder().encode(customer.id),
+      challenge: new TextEncoder().encode(row.webauthn_challenge ?? ""),
+      attestationType: "none",
+      timeout: 5 * 60 * 1000,
+      authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
+    });
+    return { type: "PASSKEY", options: { ...options }, allowedOrigins: rp.origins, relyingPartyId: rp.rpId };
+  });
+}
+
+/**
+ * `POST /sca/factors/confirm?customerId= {type: PASSKEY, origin, credential}` (`confirmScaFactorEnrollment`):
+ * verifies the registration (challenge, origin, RP ID, user presence, attestation; `none` accepted) with
+ * @simplewebauthn/server and enrolls the passkey. A registration that does not verify is `400
+ * INVALID_INPUT` on `credential`; no enrolment waiting (never started, used, expired) is `409 CONFLICT`.
+ */
+export async function confirmEnrollment(
+  deps: Deps,
+  caller: Caller,
+  customerId: string,
+  body: ScaFactorConfirmRequest,
+): Promise<PasskeyEnrollmentConfirmResponse> {
+  if (body.type === "TOTP") throw totpNotOffered();
+  const { credential, origin } = body;
+  if (!origin) throw invalidField("origin", "is required for a PASSKEY enrolment");
+  if (!credential) throw invalidField("credential", "is required for a PASSKEY enrolment");
   try {
     return await deps.db.transaction(async (tx) => {
-      const customer = await findScaCustomerOrThrow(tx, caller, body.customerId);
+      const customer = await findScaCustomerOrThrow(tx, caller, customerId);
       const now = nowFor(deps, caller);
       if (await findLivePasskey(tx, customer.id)) throw alreadyEnrolled(customer.id);
       await requireLiveSession(tx, customer.id, now);
+      const challenge = await store.latestOpenChallenge(tx, customer.id, "ENROLL_PASSKEY");
+      if (!challenge || challenge.webauthn_challenge === null || now >= challenge.expires_at)
+        throw new ApiError("CONFLICT", {
+          reason: `No passkey enrolment of customer ${customer.id} is waiting; call POST /sca/factors first.`,
+        });
+      const rp = await scaRelyingParty(tx, caller);
+      if (!rp.allowsOrigin(origin)) throw invalidField("origin", `${origin} is not an allowed origin`);
+      let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+      try {
+        verified = await verifyRegistrationResponse({
+          response: {
+            ...credential,
+            response: {
+              ...credential.response,
+              ...(credential.response.transports
+                ? { transports: credential.response.transports as AuthenticatorTransport[] }
+                : {}),
+            },
+            clientExtensionResults: credential.clientExtensionResults ?? {},
+            authenticatorAttachment: undefined,
+          },
+          expectedChallenge: toBase64url(challenge.webauthn_challenge),
+          expectedOrigin: origin,
+          expectedRPID: rp.rpId,
+          expectedType: "webauthn.create",
+          requireUserVerification: false,
+        });
+      } catch (error) {
+        throw invalidField("credential", `does not verify: ${(error as Error).message}`);
+      }
+      if (!verified.verified) throw invalidField("credential", "the attestation does not verify");
+      const registered = verified.registrationInfo.credential;
       const row: PasskeyRow = {
         id: newId("AuthMethod"),
         platform_id: caller.platformId,
         customer_id: customer.id,
-        nickname: body.nickname.trim(),
-        credential_id: passkey.credentialId,
-        public_key: passkey.publicKey,
-        counter: passkey.counter,
-        transports: passkey.transports,
+        nickname: PASSKEY_NAME,
+        credential_id: registered.id,
+        public_key: toBase64url(registered.publicKey),
+        counter: registered.counter,
+        transports: credential.response.transports ?? null,
         deleted_at: null,
         created_at: now,
       };
       await insertPasskey(tx, row);
-      return toScaPasskey(row);
+      await store.setChallengeState(tx, challenge.id, { state: "COMPLETED", completedAt: now });
+      return { type: "PASSKEY", factor: passkeyView(row) };
     });
   } catch (error) {
-    // Two concurrent enrollments: the partial unique index lets one in.
-    if (isUniqueViolation(error, ONE_PER_CUSTOMER)) throw alreadyEnrolled(body.customerId);
+    // Two concurrent enrolments: the partial unique index lets one in.
+    if (isUniqueViolation(error, ONE_PER_CUSTOMER)) throw alreadyEnrolled(customerId);
     throw error;
   }
 }
 
-/** `DELETE /sca/passkeys/{passkeyId}` under a live SCA session; unknown or deleted → `404 AUTH_METHOD_NOT_FOUND`. */
-export async function deletePasskey(deps: Deps, caller: Caller, rawId: string): Promise<void> {
-  const id = parseId("AuthMethod", rawId);
+/**
+ * `DELETE /sca/factors/{credentialId}?customerId=` (`deleteScaFactor`) under a live SCA session: the
+ * customer's passkey with that WebAuthn credential id; none (or deleted) is `404 AUTH_METHOD_NOT_FOUND`.
+ */
+export async function deleteFactor(
+  deps: Deps,
+  caller: Caller,
+  customerId: string,
+  credentialId: string,
+): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    const row = id ? await lockLivePasskey(tx, caller.platformId, id) : undefined;
-    if (!row) throw new ApiError("AUTH_METHOD_NOT_FOUND", { reason: `No SCA passkey ${rawId}.` });
+    const customer = await findScaCustomerOrThrow(tx, caller, customerId);
+    const row = await findLivePasskey(tx, customer.id);
+    if (row?.credential_id !== credentialId)
+      throw new ApiError("AUTH_METHOD_NOT_FOUND", {
+        reason: `Customer ${customer.id} has no SCA factor with credential id ${credentialId}.`,
+      });
     const now = nowFor(deps, caller);
-    await requireLiveSession(tx, row.customer_id, now);
+    await requireLiveSession(tx, customer.id, now);
     await markPasskeyDeleted(tx, row.id, now);
   });
 }

@@ -6,6 +6,7 @@ import type { GateContext } from "../quotes/execution-gate.js";
 import type { QuoteRow } from "../quotes/store.js";
 import { issueChallenge, requireUnlocked, toScaChallenge } from "./challenges.js";
 import { findLivePasskey } from "./passkey-store.js";
+import { storedFactor } from "./sessions.js";
 import * as store from "./store.js";
 
 /** Job kind: a payment challenge reached its `expiresAt` (fails the payment unless it was answered). */
@@ -13,8 +14,8 @@ export const PAYMENT_CHALLENGE_EXPIRY = "sca.payment-challenge-expiry";
 
 /**
  * Holds a payout for its own challenge (the SCA gate, on `POST /quotes/{id}/execute`): the quote moves to
- * PENDING_AUTHORIZATION with `scaChallenge` (factor `scaFactor`, OTP by default) and no money moves;
- * answering it (`POST /sca/payments/complete`, payments.ts) executes it, expiry fails it with
+ * PENDING_AUTHORIZATION with `scaChallenge` (factor `scaFactor`, SMS_OTP by default) and no money moves;
+ * answering it (`POST /quotes/{quoteId}/authorize`, payments.ts) executes it, expiry fails it with
  * `SCA_NOT_COMPLETED`.
  */
 export async function holdForScaChallenge(
@@ -25,8 +26,10 @@ export async function holdForScaChallenge(
   scaFactor: string | undefined,
 ): Promise<QuoteRow> {
   requireUnlocked(await store.lockScaCustomer(tx, caller.platformId, customer.id, now), now);
-  const factor = scaFactor ?? "OTP";
-  if (factor !== "OTP" && factor !== "PASSKEY") throw invalidField("scaFactor", "must be OTP or PASSKEY");
+  const wire = scaFactor ?? "SMS_OTP";
+  if (wire !== "SMS_OTP" && wire !== "PASSKEY" && wire !== "TOTP")
+    throw invalidField("scaFactor", "must be SMS_OTP or PASSKEY");
+  const factor = storedFactor(customer.id, wire);
   if (factor === "PASSKEY" && !(await findLivePasskey(tx, customer.id)))
     throw new ApiError("CONFLICT", { reason: `Customer ${customer.id} has no enrolled SCA passkey.` });
   const challenge = await issueChallenge(deps, tx, caller, {
@@ -36,6 +39,17 @@ export async function holdForScaChallenge(
     subjectId: quote.id,
     now,
   });
+  return holdWith(tx, { deps, caller, now }, customer, quote, challenge);
+}
+
+/** Schedules the challenge's expiry and holds the quote with it as `scaChallenge` (purpose PAYOUT). */
+export async function holdWith(
+  tx: Tx,
+  { caller, now }: Pick<GateContext, "deps" | "caller" | "now">,
+  customer: CustomerRow,
+  quote: QuoteRow,
+  challenge: store.ChallengeRow,
+): Promise<QuoteRow> {
   await scheduleJob(tx, {
     platformId: caller.platformId,
     kind: PAYMENT_CHALLENGE_EXPIRY,
@@ -43,6 +57,6 @@ export async function holdForScaChallenge(
     runAt: challenge.expires_at,
     now,
   });
-  const { customerId: _, purpose: __, ...scaChallenge } = toScaChallenge(challenge);
+  const scaChallenge = await toScaChallenge(tx, caller, challenge, customer, "PAYOUT");
   return store.holdQuote(tx, quote.id, { scaChallenge }, now);
 }

@@ -8,25 +8,33 @@ import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { Quote } from "../quotes/schemas.js";
 import { confirmTrustChange, startTrust, startUntrust, type TrustChange } from "./beneficiaries.js";
 import { confirmContactVerification, sendContactVerification } from "./contact-verification.js";
-import { deletePasskey, enrollPasskey } from "./passkeys.js";
-import { completePayment } from "./payments.js";
+import { confirmEnrollment, deleteFactor, listFactors, startEnrollment } from "./passkeys.js";
+import { authorizeQuote, resendQuoteCode } from "./payments.js";
 import {
   BeneficiaryTrustConfirm,
   BeneficiaryTrustConfirmRequest,
   BeneficiaryTrustStart,
-  CompleteBody,
   ContactVerificationConfirmBody,
+  CredentialParams,
   CustomerParams,
+  CustomerQuery,
   EmptyBody,
-  EnrollPasskeyBody,
-  LoginBody,
-  PasskeyParams,
-  ScaChallenge,
-  ScaPasskey,
-  ScaSession,
-  SessionParams,
+  PasskeyEnrollmentConfirmResponse,
+  PasskeyEnrollmentStart,
+  QuoteParams,
+  RecordSecurityEventRequest,
+  RecordSecurityEventResponse,
+  ScaAuthorization,
+  ScaFactorConfirmRequest,
+  ScaFactorEnrollRequest,
+  ScaFactorList,
+  ScaLoginComplete,
+  ScaLoginCompleteRequest,
+  ScaLoginStart,
+  ScaLoginStartRequest,
 } from "./schemas.js";
-import { completeLogin, revokeSession, startLogin } from "./sessions.js";
+import { recordSecurityEvent } from "./security-events.js";
+import { completeLogin, startLogin } from "./sessions.js";
 
 /** Strong customer authentication, contact verification and trusted beneficiaries (docs/decisions.md). */
 export const scaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonly ExecutionGate[] }> = async (
@@ -36,49 +44,123 @@ export const scaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonly 
   const tags = ["Strong customer authentication"];
   const errors = { ...errorResponses, 423: ErrorBody };
 
+  const sca = { tags, querystring: CustomerQuery };
+  app.get(
+    "/sca/factors",
+    {
+      schema: {
+        ...sca,
+        description: "The customer's SCA factors.",
+        response: { 200: ScaFactorList, ...errors },
+      },
+    },
+    async (request) => listFactors(deps, request.caller, request.query.customerId),
+  );
   app.post(
-    "/sca/login",
-    { schema: { tags, body: LoginBody, response: { 201: ScaChallenge, ...errors } } },
-    async (request, reply) => reply.code(201).send(await startLogin(deps, request.caller, request.body)),
+    "/sca/factors",
+    {
+      schema: {
+        ...sca,
+        description:
+          "Starts enrolling the customer's passkey: WebAuthn creation options (TOTP is not offered).",
+        body: ScaFactorEnrollRequest,
+        response: { 200: PasskeyEnrollmentStart, ...errors },
+      },
+    },
+    async (request) => startEnrollment(deps, request.caller, request.query.customerId, request.body),
+  );
+  app.post(
+    "/sca/factors/confirm",
+    {
+      schema: {
+        ...sca,
+        description: "Finishes the passkey enrolment with the WebAuthn registration response.",
+        body: ScaFactorConfirmRequest,
+        response: { 200: PasskeyEnrollmentConfirmResponse, ...errors },
+      },
+    },
+    async (request) => confirmEnrollment(deps, request.caller, request.query.customerId, request.body),
+  );
+  app.delete(
+    "/sca/factors/:credentialId",
+    {
+      schema: {
+        ...sca,
+        description: "Deletes the customer's passkey.",
+        params: CredentialParams,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await deleteFactor(deps, request.caller, request.query.customerId, request.params.credentialId);
+      return reply.code(204).send(null);
+    },
+  );
+  app.post(
+    "/sca/login/start",
+    {
+      schema: {
+        ...sca,
+        description: "Starts an SCA login: sends a code (SMS_OTP) or returns WebAuthn options (PASSKEY).",
+        body: ScaLoginStartRequest,
+        response: { 200: ScaLoginStart, ...errors },
+      },
+    },
+    async (request) => startLogin(deps, request.caller, request.query.customerId, request.body),
   );
   app.post(
     "/sca/login/complete",
-    { schema: { tags, body: CompleteBody, response: { 200: ScaSession, ...errors } } },
-    async (request) => completeLogin(deps, request.caller, request.body),
-  );
-  app.delete(
-    "/sca/sessions/:sessionId",
-    { schema: { tags, params: SessionParams, response: { 204: Type.Null(), ...errors } } },
-    async (request, reply) => {
-      await revokeSession(deps, request.caller, request.params.sessionId);
-      return reply.code(204).send(null);
+    {
+      schema: {
+        ...sca,
+        description: "Answers the login challenge: a 180-day SCA session.",
+        body: ScaLoginCompleteRequest,
+        response: { 200: ScaLoginComplete, ...errors },
+      },
     },
+    async (request) => completeLogin(deps, request.caller, request.query.customerId, request.body),
   );
   app.post(
-    "/sca/passkeys",
-    { schema: { tags, body: EnrollPasskeyBody, response: { 201: ScaPasskey, ...errors } } },
-    async (request, reply) => reply.code(201).send(await enrollPasskey(deps, request.caller, request.body)),
-  );
-  app.delete(
-    "/sca/passkeys/:passkeyId",
-    { schema: { tags, params: PasskeyParams, response: { 204: Type.Null(), ...errors } } },
-    async (request, reply) => {
-      await deletePasskey(deps, request.caller, request.params.passkeyId);
-      return reply.code(204).send(null);
+    "/sca/record-event",
+    {
+      schema: {
+        ...sca,
+        description: "Records a security event of the platform's own login.",
+        body: RecordSecurityEventRequest,
+        response: { 200: RecordSecurityEventResponse, ...errors },
+      },
     },
+    async (request) => recordSecurityEvent(deps, request.caller, request.query.customerId, request.body),
   );
+  const authorize = { tags: ["Quotes"], params: QuoteParams };
   app.post(
-    "/sca/payments/complete",
+    "/quotes/:quoteId/authorize",
     {
       config: { permission: "TRANSACT" },
       schema: {
-        tags,
-        description: "Answers a quote's `scaChallenge` and executes the quote held in PENDING_AUTHORIZATION.",
-        body: CompleteBody,
+        ...authorize,
+        description: "Answers a PENDING_AUTHORIZATION quote's `scaChallenge` and executes the quote.",
+        body: ScaAuthorization,
         response: { 200: Quote, ...errors, 501: ErrorBody },
       },
     },
-    async (request) => completePayment(deps, request.caller, request.body, gates),
+    async (request) => authorizeQuote(deps, request.caller, request.params.quoteId, request.body, gates),
+  );
+  app.post(
+    "/quotes/:quoteId/authorize/resend",
+    {
+      config: { permission: "TRANSACT", optionalBody: true },
+      schema: {
+        ...authorize,
+        description: "Sends a new SMS_OTP code for the quote's `scaChallenge`.",
+        body: EmptyBody,
+        response: { 204: Type.Null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await resendQuoteCode(deps, request.caller, request.params.quoteId);
+      return reply.code(204).send(null);
+    },
   );
 
   // The hosted API's contact verification (operations send/confirmCustomerEmailVerification and

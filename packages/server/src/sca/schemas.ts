@@ -1,16 +1,13 @@
 import { type Static, Type } from "typebox";
 import { DateTime, StringEnum } from "../core/http/schemas.js";
+import { ScaChallenge, ScaFactor } from "../quotes/schemas.js";
 
 const object = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
-const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Code = Type.String({ pattern: "^[0-9]{6}$", description: "The 6-digit code (sandbox: `000000`)." });
 
-export const scaFactors = ["OTP", "PASSKEY"] as const;
-export const ScaFactor = StringEnum(scaFactors, {
-  description:
-    "OTP: a 6-digit code sent to the customer's phone (else e-mail). PASSKEY: the enrolled passkey.",
-});
+// The hosted `ScaFactor` and `ScaChallenge` live with the Quote that carries them (quotes import no sca).
+export { ScaChallenge, ScaFactor, scaFactors } from "../quotes/schemas.js";
 
 /** A WebAuthn assertion (`navigator.credentials.get`), base64url fields, as for wallet passkeys. */
 export const PasskeyAssertion = object({
@@ -22,73 +19,137 @@ export const PasskeyAssertion = object({
 });
 export type PasskeyAssertion = Static<typeof PasskeyAssertion>;
 
-/** An issued SCA challenge; answer it before `expiresAt` with its `requestId`. */
-export const ScaChallenge = Type.Object({
-  requestId: Type.String({ description: "`Request:<uuid>`; single use." }),
-  customerId: Type.String(),
-  purpose: StringEnum(["LOGIN", "TRUST_BENEFICIARY", "UNTRUST_BENEFICIARY", "PAYMENT"]),
+const nullable = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) =>
+  Type.Optional(Type.Union([schema, Type.Null()]));
+const Origin = Type.String({ minLength: 1, maxLength: 2048 });
+const IpAddress = Type.String({ minLength: 1, maxLength: 64, description: "The end user's IP address." });
+
+/** `?customerId=` of every `/sca/...` operation. */
+export const CustomerQuery = Type.Object({ customerId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+/** The hosted API's `ScaFactorView`: `credentialId` and `name` for a passkey. */
+export const ScaFactorView = Type.Object({
   factor: ScaFactor,
-  challenge: Type.Optional(
-    Type.String({ description: "PASSKEY only: lowercase hex; UTF-8 encode it as the WebAuthn challenge." }),
+  credentialId: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+});
+export type ScaFactorView = Static<typeof ScaFactorView>;
+export const ScaFactorList = Type.Object({ factors: Type.Array(ScaFactorView) });
+export type ScaFactorList = Static<typeof ScaFactorList>;
+
+/** The hosted API's `ScaFactorEnrollRequestOneOf` (`TOTP` is refused: not offered). */
+export const ScaFactorEnrollRequest = object({ type: StringEnum(["TOTP", "PASSKEY"]) });
+export type ScaFactorEnrollRequest = Static<typeof ScaFactorEnrollRequest>;
+
+/** The hosted API's `PasskeyEnrollmentStart`: `options` go to `navigator.credentials.create`. */
+export const PasskeyEnrollmentStart = Type.Object({
+  type: Type.Literal("PASSKEY"),
+  options: Type.Record(Type.String(), Type.Unknown()),
+  allowedOrigins: Type.Array(Type.String()),
+  relyingPartyId: Type.String(),
+});
+export type PasskeyEnrollmentStart = Static<typeof PasskeyEnrollmentStart>;
+
+/** The hosted API's `PasskeyEnrollmentConfirmRequest`: `credential` is the WebAuthn RegistrationResponseJSON. */
+export const ScaFactorConfirmRequest = object({
+  type: StringEnum(["TOTP", "PASSKEY"]),
+  origin: Type.Optional(Origin),
+  credential: Type.Optional(
+    Type.Object({
+      id: Type.String({ minLength: 1, maxLength: 1024 }),
+      rawId: Type.String({ minLength: 1, maxLength: 1024 }),
+      type: Type.Literal("public-key"),
+      response: Type.Object({
+        clientDataJSON: Type.String({ minLength: 1, maxLength: 8192 }),
+        attestationObject: Type.String({ minLength: 1, maxLength: 65536 }),
+        transports: Type.Optional(
+          Type.Array(StringEnum(["usb", "nfc", "ble", "internal", "hybrid", "cable", "smart-card"]), {
+            maxItems: 7,
+          }),
+        ),
+      }),
+      clientExtensionResults: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+      authenticatorAttachment: Type.Optional(Type.String({ maxLength: 32 })),
+    }),
   ),
-  expiresAt: DateTime(),
+  secret: Type.Optional(Type.String({ maxLength: 256 })),
+  code: Type.Optional(Type.String({ maxLength: 16 })),
 });
-export type ScaChallenge = Static<typeof ScaChallenge>;
+export type ScaFactorConfirmRequest = Static<typeof ScaFactorConfirmRequest>;
 
-export const LoginBody = object({ customerId: Id, factor: Type.Optional(ScaFactor) });
-export type LoginBody = Static<typeof LoginBody>;
-
-/** The answer to a challenge: `code` for OTP, `assertion` for PASSKEY. */
-export const CompleteBody = object({
-  requestId: Id,
-  code: Type.Optional(Code),
-  assertion: Type.Optional(PasskeyAssertion),
+/** The hosted API's `PasskeyEnrollmentConfirmResponse`. */
+export const PasskeyEnrollmentConfirmResponse = Type.Object({
+  type: Type.Literal("PASSKEY"),
+  factor: ScaFactorView,
 });
-export type CompleteBody = Static<typeof CompleteBody>;
+export type PasskeyEnrollmentConfirmResponse = Static<typeof PasskeyEnrollmentConfirmResponse>;
 
-export const ScaSession = Type.Object({
-  id: Type.String({ description: "`Session:<uuid>`" }),
-  customerId: Type.String(),
+export const CredentialParams = Type.Object({ credentialId: Type.String() });
+
+/** The hosted API's `ScaLoginStartRequest`. */
+export const ScaLoginStartRequest = object({ factor: ScaFactor });
+export type ScaLoginStartRequest = Static<typeof ScaLoginStartRequest>;
+
+/** The hosted API's `ScaLoginStart`: the challenge to answer with `/sca/login/complete`. */
+export const ScaLoginStart = Type.Object({
   factor: ScaFactor,
-  createdAt: DateTime(),
-  sessionExpiresAt: DateTime({ description: "180 days after login, on the platform's clock." }),
+  challengeId: nullable(Type.String()),
+  expiresAt: nullable(DateTime()),
+  passkeyOptions: nullable(Type.Record(Type.String(), Type.Unknown())),
+  allowedOrigins: nullable(Type.Array(Type.String())),
+  relyingPartyId: nullable(Type.String()),
 });
-export type ScaSession = Static<typeof ScaSession>;
+export type ScaLoginStart = Static<typeof ScaLoginStart>;
 
-export const SessionParams = Type.Object({ sessionId: Type.String() });
+/** The hosted API's `ScaLoginCompleteRequest`: `code`, or `passkeyAssertion` with `origin`. */
+export const ScaLoginCompleteRequest = object({
+  factor: ScaFactor,
+  endUserIpAddress: IpAddress,
+  challengeId: nullable(Type.String({ minLength: 1, maxLength: 100 })),
+  code: nullable(Code),
+  passkeyAssertion: nullable(PasskeyAssertion),
+  origin: nullable(Origin),
+});
+export type ScaLoginCompleteRequest = Static<typeof ScaLoginCompleteRequest>;
+
+/** The hosted API's `ScaLoginComplete`. */
+export const ScaLoginComplete = Type.Object({
+  status: Type.Literal("SUCCESS"),
+  sessionExpiresAt: nullable(DateTime({ description: "180 days after login, on the platform's clock." })),
+});
+export type ScaLoginComplete = Static<typeof ScaLoginComplete>;
+
+const securityEvents = ["RESET_PASSWORD_COMPLETED", "FAILED_LOGIN_ATTEMPT"] as const;
+/** The hosted API's `RecordSecurityEventRequest`. */
+export const RecordSecurityEventRequest = object({ eventType: StringEnum(securityEvents) });
+export type RecordSecurityEventRequest = Static<typeof RecordSecurityEventRequest>;
+
+/** The hosted API's `RecordSecurityEventResponse`. */
+export const RecordSecurityEventResponse = Type.Object({
+  eventType: StringEnum(securityEvents),
+  suspended: Type.Boolean(),
+  lockedUntil: Type.Union([DateTime(), Type.Null()]),
+  failedAttempts: Type.Integer(),
+  customerId: Type.String(),
+});
+export type RecordSecurityEventResponse = Static<typeof RecordSecurityEventResponse>;
+
+/** The hosted API's `ScaAuthorization` (`/quotes/{quoteId}/authorize`): `code`, or `passkeyAssertion` with `origin`. */
+export const ScaAuthorization = object({
+  code: nullable(Code),
+  passkeyAssertion: nullable(PasskeyAssertion),
+  origin: nullable(Origin),
+  endUserIpAddress: nullable(IpAddress),
+});
+export type ScaAuthorization = Static<typeof ScaAuthorization>;
+
+export const QuoteParams = Type.Object({ quoteId: Type.String() });
 
 /** The hosted API's `ContactVerificationConfirmRequest`: the code sent by `/verify-email` or `/verify-phone`. */
 export const ContactVerificationConfirmBody = object({ code: Code });
 export type ContactVerificationConfirmBody = Static<typeof ContactVerificationConfirmBody>;
 
 export const CustomerParams = Type.Object({ customerId: Type.String() });
-
-export const EnrollPasskeyBody = object({
-  customerId: Id,
-  nickname: Type.String({ minLength: 1, maxLength: 100, pattern: "^[A-Za-z0-9 ._'()-]+$" }),
-  challenge: Type.String({ minLength: 16, maxLength: 1024, description: "base64url; in clientDataJson." }),
-  attestation: object({
-    credentialId: Type.String({ minLength: 1, maxLength: 1024 }),
-    clientDataJson: Type.String({ minLength: 1, maxLength: 8192 }),
-    attestationObject: Type.String({ minLength: 1, maxLength: 65536 }),
-    transports: Type.Optional(
-      Type.Array(StringEnum(["usb", "nfc", "ble", "internal", "hybrid"]), { maxItems: 5 }),
-    ),
-  }),
-});
-export type EnrollPasskeyBody = Static<typeof EnrollPasskeyBody>;
-
-/** The customer-level SCA passkey factor (one per customer). */
-export const ScaPasskey = Type.Object({
-  id: Type.String({ description: "`AuthMethod:<uuid>`" }),
-  customerId: Type.String(),
-  nickname: Type.String(),
-  credentialId: Type.String(),
-  createdAt: DateTime(),
-});
-export type ScaPasskey = Static<typeof ScaPasskey>;
-
-export const PasskeyParams = Type.Object({ passkeyId: Type.String() });
 
 /** `/trust` and `/untrust` take no fields (an empty body, or none). */
 export const EmptyBody = object({});
@@ -99,9 +160,6 @@ export const EmptyBody = object({});
  */
 export const BeneficiaryTrustStart = Type.Object({ scaChallenge: Type.Optional(ScaChallenge) });
 export type BeneficiaryTrustStart = Static<typeof BeneficiaryTrustStart>;
-
-const nullable = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) =>
-  Type.Optional(Type.Union([schema, Type.Null()]));
 
 /**
  * The hosted API's `BeneficiaryTrustConfirmRequest`: `code` (OTP challenge) or `passkeyAssertion` with

@@ -13,73 +13,142 @@ import {
 import { verifyPasskeyAssertion } from "./passkey-assertion.js";
 import { findLivePasskey } from "./passkey-store.js";
 import { findScaCustomerOrThrow } from "./regions.js";
-import type { CompleteBody, LoginBody, ScaChallenge, ScaSession } from "./schemas.js";
+import type {
+  PasskeyAssertion,
+  ScaFactor,
+  ScaLoginComplete,
+  ScaLoginCompleteRequest,
+  ScaLoginStart,
+  ScaLoginStartRequest,
+} from "./schemas.js";
 import * as store from "./store.js";
+import { wireFactor } from "./webauthn.js";
 
 /** An SCA login session lasts 180 days (interface, Limits), on the platform's clock. */
 export const SESSION_TTL_MS = 180 * 24 * 60 * 60 * 1000;
 
-function toScaSession(row: store.SessionRow): ScaSession {
-  return {
-    id: row.id,
-    customerId: row.customer_id,
-    factor: row.factor,
-    createdAt: row.created_at.toISOString(),
-    sessionExpiresAt: row.expires_at.toISOString(),
-  };
-}
-
 /**
  * `409 SCA_SESSION_REQUIRED` unless the customer has a live SCA login session at `now` (missing, expired
- * or logged out). Distinct from 401, which is about the platform's own credentials (interface rule 11).
+ * or ended by a password reset). Distinct from 401, which is about the platform's own credentials
+ * (interface rule 11).
  */
 export async function requireLiveSession(db: Executor, customerId: string, now: Date): Promise<void> {
   if (await store.liveSession(db, customerId, now)) return;
   throw new ApiError("SCA_SESSION_REQUIRED", {
-    reason: `Customer ${customerId} has no live SCA login session; log in (POST /sca/login) and retry.`,
+    reason: `Customer ${customerId} has no live SCA login session; log in (POST /sca/login/start, /sca/login/complete) and retry.`,
   });
 }
 
-/** `POST /sca/login`: a login challenge for the chosen factor (OTP by default). */
-export async function startLogin(deps: Deps, caller: Caller, body: LoginBody): Promise<ScaChallenge> {
+/** The stored factor of a wire one; TOTP is never enrolled here, so it is `409 CONFLICT`. */
+export function storedFactor(customerId: string, factor: ScaFactor): store.ScaFactor {
+  if (factor === "TOTP")
+    throw new ApiError("CONFLICT", { reason: `Customer ${customerId} has no TOTP factor (not offered).` });
+  return factor === "SMS_OTP" ? "OTP" : "PASSKEY";
+}
+
+/**
+ * `POST /sca/login/start?customerId=` (`startScaLogin`): a LOGIN challenge for the factor. SMS_OTP sends a
+ * code; PASSKEY (once enrolled, else `409 CONFLICT`) returns the WebAuthn options. A new start abandons the
+ * customer's open login challenge.
+ */
+export async function startLogin(
+  deps: Deps,
+  caller: Caller,
+  customerId: string,
+  body: ScaLoginStartRequest,
+): Promise<ScaLoginStart> {
   return deps.db.transaction(async (tx) => {
-    const customer = await findScaCustomerOrThrow(tx, caller, body.customerId);
+    const customer = await findScaCustomerOrThrow(tx, caller, customerId);
     const now = nowFor(deps, caller);
     requireUnlocked(await store.lockScaCustomer(tx, caller.platformId, customer.id, now), now);
-    const factor = body.factor ?? "OTP";
+    const factor = storedFactor(customer.id, body.factor);
     if (factor === "PASSKEY" && !(await findLivePasskey(tx, customer.id)))
       throw new ApiError("CONFLICT", { reason: `Customer ${customer.id} has no enrolled SCA passkey.` });
     const row = await issueChallenge(deps, tx, caller, { customer, purpose: "LOGIN", factor, now });
-    return toScaChallenge(row);
+    const challenge = await toScaChallenge(tx, caller, row, customer, "LOGIN");
+    return {
+      factor: body.factor,
+      challengeId: row.id,
+      expiresAt: challenge.expiresAt,
+      passkeyOptions: challenge.passkeyAssertionOptions ?? null,
+      allowedOrigins: challenge.passkeyAllowedOrigins ?? null,
+      relyingPartyId:
+        typeof challenge.passkeyAssertionOptions?.rpId === "string"
+          ? challenge.passkeyAssertionOptions.rpId
+          : null,
+    };
+  });
+}
+
+/** The hosted document's anyOf: `code`, or `passkeyAssertion` with `origin`. */
+export interface AnswerFields {
+  code?: string | null | undefined;
+  passkeyAssertion?: PasskeyAssertion | null | undefined;
+  origin?: string | null | undefined;
+}
+
+/**
+ * The answer of a challenge of `factor`: `code` for SMS_OTP, `passkeyAssertion` with `origin` for PASSKEY
+ * (`400 INVALID_INPUT` on the one missing).
+ */
+export function answerFor(caller: Caller, body: AnswerFields, factor: store.ScaFactor): Answer {
+  if (factor === "OTP") {
+    if (body.code == null) throw invalidField("code", "is required for an SMS_OTP challenge");
+    return { code: body.code };
+  }
+  const assertion = body.passkeyAssertion;
+  if (assertion == null) throw invalidField("passkeyAssertion", "is required for a PASSKEY challenge");
+  if (body.origin == null) throw invalidField("origin", "is required with passkeyAssertion");
+  return { verify: (tx, challenge) => verifyPasskeyAssertion(tx, caller, challenge, assertion, body.origin) };
+}
+
+/** The field a wrong answer is reported on. */
+export const answerField = (factor: store.ScaFactor) => (factor === "OTP" ? "code" : "passkeyAssertion");
+
+/**
+ * The customer's LOGIN challenge this completion answers: the one `challengeId` names (`404
+ * REQUEST_NOT_FOUND` when it is not this customer's login challenge), else its newest open one (`409
+ * CONFLICT` when none is waiting).
+ */
+async function loginChallenge(deps: Deps, caller: Caller, customerId: string, challengeId?: string | null) {
+  return deps.db.transaction(async (tx) => {
+    const customer = await findScaCustomerOrThrow(tx, caller, customerId);
+    if (challengeId == null) {
+      const open = await store.latestOpenChallenge(tx, customer.id, "LOGIN");
+      if (!open)
+        throw new ApiError("CONFLICT", {
+          reason: `No login of customer ${customer.id} is waiting; call /sca/login/start first.`,
+        });
+      return open;
+    }
+    const id = parseId("Request", challengeId);
+    const row = id ? await store.findChallenge(tx, caller.platformId, id) : undefined;
+    if (row?.purpose !== "LOGIN" || row.customer_id !== customer.id)
+      throw new ApiError("REQUEST_NOT_FOUND", {
+        reason: `No login challenge ${challengeId} for customer ${customer.id}.`,
+      });
+    return row;
   });
 }
 
 /**
- * The answer of an OTP or PASSKEY challenge from a completion body: `code` for OTP, `assertion` for
- * PASSKEY (`400 INVALID_INPUT` when the one the factor needs is missing).
+ * `POST /sca/login/complete?customerId=` (`completeScaLogin`): answers the login challenge and opens a
+ * 180-day session (`sessionExpiresAt`). `factor` must be the challenge's.
  */
-export function answerFor(
+export async function completeLogin(
+  deps: Deps,
   caller: Caller,
-  body: Pick<CompleteBody, "code" | "assertion">,
-  factor: store.ScaFactor,
-): Answer {
-  if (factor === "OTP") {
-    if (body.code === undefined) throw invalidField("code", "is required for an OTP challenge");
-    return { code: body.code };
-  }
-  const assertion = body.assertion;
-  if (assertion === undefined) throw invalidField("assertion", "is required for a PASSKEY challenge");
-  return { verify: (tx, challenge) => verifyPasskeyAssertion(tx, caller, challenge, assertion) };
-}
-
-/** `POST /sca/login/complete`: answers the login challenge and opens a 180-day session. */
-export async function completeLogin(deps: Deps, caller: Caller, body: CompleteBody): Promise<ScaSession> {
-  const factor = await challengeFactor(deps, caller, body.requestId);
-  const answer = answerFor(caller, body, factor);
+  customerId: string,
+  body: ScaLoginCompleteRequest,
+): Promise<ScaLoginComplete> {
+  const waiting = await loginChallenge(deps, caller, customerId, body.challengeId);
+  if (wireFactor(waiting.factor) !== body.factor)
+    throw invalidField("factor", `must be ${wireFactor(waiting.factor)}, the factor of the login challenge`);
+  const answer = answerFor(caller, body, waiting.factor);
   return answerChallenge(
     deps,
     caller,
-    { rawId: body.requestId, purposes: ["LOGIN"], answer, field: factor === "OTP" ? "code" : "assertion" },
+    { rawId: waiting.id, purposes: ["LOGIN"], answer, field: answerField(waiting.factor) },
     async (tx, challenge, now) => {
       const row: store.SessionRow = {
         id: newId("Session"),
@@ -91,25 +160,7 @@ export async function completeLogin(deps: Deps, caller: Caller, body: CompleteBo
         created_at: now,
       };
       await store.insertSession(tx, row);
-      return toScaSession(row);
+      return { status: "SUCCESS", sessionExpiresAt: row.expires_at.toISOString() };
     },
   );
-}
-
-/** The factor of a challenge, read before answering it (unknown ids fall through to the answer's 404). */
-export async function challengeFactor(deps: Deps, caller: Caller, rawId: string): Promise<store.ScaFactor> {
-  const id = parseId("Request", rawId);
-  const row = id ? await store.findChallenge(deps.db, caller.platformId, id) : undefined;
-  if (!row) throw new ApiError("REQUEST_NOT_FOUND", { reason: `No SCA challenge ${rawId}.` });
-  return row.factor;
-}
-
-/** `DELETE /sca/sessions/{sessionId}`: logs the customer out of that session. */
-export async function revokeSession(deps: Deps, caller: Caller, rawId: string): Promise<void> {
-  const id = parseId("Session", rawId);
-  await deps.db.transaction(async (tx) => {
-    const row = id ? await store.lockSession(tx, caller.platformId, id) : undefined;
-    if (!row) throw new ApiError("SESSION_NOT_FOUND", { reason: `No SCA session ${rawId}.` });
-    if (row.revoked_at === null) await store.revokeSession(tx, row.id, nowFor(deps, caller));
-  });
 }

@@ -8,7 +8,8 @@ export type ChallengePurpose =
   | "CONTACT_EMAIL"
   | "CONTACT_PHONE"
   | "UNTRUST_BENEFICIARY"
-  | "PAYMENT";
+  | "PAYMENT"
+  | "ENROLL_PASSKEY";
 
 export interface ScaCustomerRow {
   [column: string]: unknown;
@@ -209,16 +210,12 @@ export async function liveSession(db: Executor, customerId: string, now: Date) {
   return row;
 }
 
-export async function lockSession(tx: Tx, platformId: string, id: string) {
-  const [row] = await tx.query<SessionRow>(
-    "SELECT * FROM sca_sessions WHERE platform_id = $1 AND id = $2 FOR UPDATE",
-    [platformId, id],
-  );
-  return row;
-}
-
-export async function revokeSession(tx: Tx, id: string, now: Date): Promise<void> {
-  await tx.query("UPDATE sca_sessions SET revoked_at = $2 WHERE id = $1", [id, now]);
+/** Ends every live session of the customer (a password reset on the platform's side). */
+export async function revokeSessions(tx: Tx, customerId: string, now: Date): Promise<void> {
+  await tx.query("UPDATE sca_sessions SET revoked_at = $2 WHERE customer_id = $1 AND revoked_at IS NULL", [
+    customerId,
+    now,
+  ]);
 }
 
 /** Marks an external account trusted (`trustedAt` set) or not (null); the trust state is a column of its row. */

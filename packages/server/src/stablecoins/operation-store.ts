@@ -105,13 +105,13 @@ export function listOperations(
   db: Executor,
   platformId: string,
   stablecoinId: string,
-  filters: { type?: string | undefined; status?: string | undefined },
+  filters: { operationType?: string | undefined; status?: string | undefined },
   page: PageRequest,
 ): Promise<PageResult<OperationRow>> {
   const where = ["platform_id = $1", "stablecoin_id = $2"];
   const params: unknown[] = [platformId, stablecoinId];
   for (const [column, value] of [
-    ["type", filters.type],
+    ["type", filters.operationType],
     ["status", filters.status],
   ] as const) {
     if (value === undefined) continue;
@@ -123,7 +123,7 @@ export function listOperations(
     table: "stablecoin_operations",
     where,
     params,
-    scope: `stablecoin-operations|${platformId}|${stablecoinId}|${filters.type}|${filters.status}`,
+    scope: `stablecoin-operations|${platformId}|${stablecoinId}|${filters.operationType}|${filters.status}`,
     ...page,
   });
 }

@@ -9,7 +9,7 @@ import { postBalanceChanges } from "../ledger/ledger.js";
 import { insertPayment } from "../payments/lifecycle.js";
 import type { TransactionRow } from "../payments/store.js";
 import { checkOperable, fiatAccount } from "./gates.js";
-import { toOperation } from "./operation-reads.js";
+import { type OperationContext, toOperation } from "./operation-reads.js";
 import * as store from "./operation-store.js";
 import { selectProviderAccount } from "./provider-accounts.js";
 import type { BurnBody, MintBody, StablecoinOperation, StablecoinOperationType } from "./schemas.js";
@@ -124,6 +124,7 @@ export async function mint(
     return accept(
       tx,
       newOperation(caller, coin, "MINT", { ...parts, id: operationId, transactionId: transaction.id }),
+      { tokenDecimals: coin.decimals, provider: provider.provider, environment: caller.environment },
     );
   });
 }
@@ -174,12 +175,17 @@ export async function burn(
     return accept(
       tx,
       newOperation(caller, coin, "BURN", { ...parts, id: operationId, transactionId: transaction.id }),
+      { tokenDecimals: coin.decimals, provider: provider.provider, environment: caller.environment },
     );
   });
 }
 
 /** Records an accepted operation and schedules its settlement on the platform clock. */
-async function accept(tx: Tx, operation: store.OperationRow): Promise<StablecoinOperation> {
+async function accept(
+  tx: Tx,
+  operation: store.OperationRow,
+  context: OperationContext,
+): Promise<StablecoinOperation> {
   await store.insertOperation(tx, operation);
   await scheduleJob(tx, {
     platformId: operation.platform_id,
@@ -188,5 +194,5 @@ async function accept(tx: Tx, operation: store.OperationRow): Promise<Stablecoin
     runAt: new Date(operation.created_at.getTime() + SETTLEMENT_DELAY_MS),
     now: operation.created_at,
   });
-  return toOperation(operation);
+  return toOperation(operation, context);
 }

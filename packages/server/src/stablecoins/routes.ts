@@ -31,7 +31,7 @@ import { getStablecoin, listStablecoins, registerStablecoin, requestEnablement }
 const EmptyBody = Type.Object({}, { additionalProperties: false });
 const ListQuery = Query({ ...PageQuery, ...SortQuery });
 const OperationsQuery = Query({
-  type: Type.Optional(StringEnum(stablecoinOperationTypes)),
+  operationType: Type.Optional(StringEnum(stablecoinOperationTypes)),
   status: Type.Optional(StringEnum(operationStatuses)),
   ...PageQuery,
   ...SortQuery,
@@ -126,10 +126,9 @@ export const stablecoinRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
   );
 
   app.get(
-    "/stablecoins/:stablecoinId/operations/:operationId",
+    "/stablecoin-operations/:stablecoinOperationId",
     { schema: { tags, params: OperationParams, response: { 200: StablecoinOperation, ...errorResponses } } },
-    async (request) =>
-      getOperation(deps, request.caller, request.params.stablecoinId, request.params.operationId),
+    async (request) => getOperation(deps, request.caller, request.params.stablecoinOperationId),
   );
 
   app.post(

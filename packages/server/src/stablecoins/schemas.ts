@@ -1,5 +1,5 @@
 import { type Static, Type } from "typebox";
-import { CurrencyAmount, DateTime, StringEnum } from "../core/http/schemas.js";
+import { DateTime, StringEnum } from "../core/http/schemas.js";
 import { currencyCodes, isFiat, MAX_AMOUNT } from "../core/money.js";
 
 const object = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
@@ -68,7 +68,7 @@ export const Stablecoin = Type.Object({
 export type Stablecoin = Static<typeof Stablecoin>;
 
 export const StablecoinParams = Type.Object({ stablecoinId: Type.String() });
-export const OperationParams = Type.Object({ stablecoinId: Type.String(), operationId: Type.String() });
+export const OperationParams = Type.Object({ stablecoinOperationId: Type.String() });
 export const ProviderAccountParams = Type.Object({ providerAccountId: Type.String() });
 
 export const stablecoinProviders = ["BRALE", "PAXOS", "BRIDGE", "AGORA"] as const;
@@ -130,19 +130,44 @@ export type BurnBody = Static<typeof BurnBody>;
 export const operationStatuses = ["PROCESSING", "COMPLETED", "FAILED"] as const;
 export type OperationStatus = (typeof operationStatuses)[number];
 
+/** The hosted `StablecoinProviderEnvironment`: the platform's environment (a sandbox platform's provider is the sandbox one). */
+export const providerEnvironments = ["SANDBOX", "PRODUCTION"] as const;
+
+/** Where an operation takes from: the paying internal account (MINT) or the provider account's treasury (BURN). */
+export const operationSourceTypes = ["GRID_INTERNAL_ACCOUNT", "PROVIDER_INTERNAL_BALANCE"] as const;
+
+export const StablecoinOperationSource = Type.Object({
+  type: StringEnum(operationSourceTypes),
+  accountId: Type.Optional(
+    Type.String({
+      description: "The internal account debited in the backing currency (GRID_INTERNAL_ACCOUNT).",
+    }),
+  ),
+});
+export type StablecoinOperationSource = Static<typeof StablecoinOperationSource>;
+
+export const StablecoinOperationDestination = Type.Object({
+  accountId: Type.String({ description: "The internal account credited in the backing currency (BURN)." }),
+});
+export type StablecoinOperationDestination = Static<typeof StablecoinOperationDestination>;
+
+/** The hosted `StablecoinOperation` shape (docs/guides/stablecoins.md). */
 export const StablecoinOperation = Type.Object({
   id: Type.String(),
   stablecoinId: Type.String(),
-  type: StringEnum(stablecoinOperationTypes),
+  operationType: StringEnum(stablecoinOperationTypes),
   status: StringEnum(operationStatuses),
-  amount: CurrencyAmount,
-  accountId: Type.String({
-    description: "The internal account debited (MINT) or credited (BURN) in the backing currency.",
+  amount: Type.String({
+    pattern: "^[0-9]+$",
+    description:
+      "Decimal string of the token's smallest on-chain units (10^-decimals of one token), exact at any precision.",
   }),
+  provider: StringEnum(stablecoinProviders),
+  providerEnvironment: StringEnum(providerEnvironments),
   stablecoinProviderAccountId: Type.String(),
-  transactionId: Type.String({ description: "The transaction that carries the fiat leg." }),
+  source: StablecoinOperationSource,
+  destination: Type.Optional(StablecoinOperationDestination),
   failureReason: Type.Optional(StringEnum(["PROVIDER_REJECTED"])),
-  completedAt: Type.Optional(DateTime()),
   createdAt: DateTime(),
   updatedAt: DateTime(),
 });

@@ -135,6 +135,20 @@ export async function findProviderAccount(
   return row;
 }
 
+/** The provider of each of the platform's provider accounts named, by account id. */
+export async function providersOf(
+  db: Executor,
+  platformId: string,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.query<{ id: string; provider: string }>(
+    `SELECT id, provider FROM stablecoin_provider_accounts WHERE platform_id = $1 AND id = ANY($2)`,
+    [platformId, [...new Set(ids)]],
+  );
+  return new Map(rows.map((row) => [row.id, row.provider]));
+}
+
 /** The platform's ACTIVE provider accounts, locked against a concurrent revoke. */
 export function activeProviderAccounts(tx: Tx, platformId: string): Promise<ProviderAccountRow[]> {
   return tx.query<ProviderAccountRow>(

@@ -9,6 +9,7 @@ export type SignedAction =
   | "EXPORT_WALLET"
   | "UPDATE_INTERNAL_ACCOUNT"
   | "UPDATE_CUSTOMER"
+  | "CREATE_DELEGATED_KEY"
   | "PASSKEY_AUTH";
 
 export interface SignedRequestRow {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { cards } from "../cards/tables.js";
 import { internalAccounts } from "../customers/tables.js";
 import { platforms } from "../platform/tables.js";
 
@@ -153,3 +154,36 @@ export const embeddedWalletSeeds = pgTable("embedded_wallet_seeds", {
   entropy: text("entropy").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
 });
+
+/**
+ * Delegated keys (the hosted API's DelegatedKey, issue 21 §6): a P-256 key pair paysvc makes when the wallet's
+ * owner signs the create, authorizing card spending from the wallet for one card. The private half is sealed
+ * (core/secrets, purpose `delegated-key`) and erased (NULL) when the key is revoked.
+ */
+export const delegatedKeys = pgTable(
+  "delegated_keys",
+  {
+    id: text("id").primaryKey(),
+    platformId: text("platform_id")
+      .notNull()
+      .references(() => platforms.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => internalAccounts.id),
+    cardId: text("card_id")
+      .notNull()
+      .references(() => cards.id),
+    /** Compressed P-256 public key, lowercase hex. */
+    publicKey: text("public_key").notNull(),
+    privateKey: text("private_key"),
+    nickname: text("nickname").notNull(),
+    status: text("status", { enum: ["ACTIVE", "REVOKED"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    index("delegated_keys_platform_idx").on(t.platformId, t.createdAt),
+    index("delegated_keys_account_idx").on(t.accountId, t.createdAt),
+    uniqueIndex("delegated_keys_one_active").on(t.cardId, t.accountId).where(sql`${t.status} = 'ACTIVE'`),
+  ],
+);

@@ -4,6 +4,7 @@ import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { listPage, type PageResult, splitPageQuery } from "../core/http/pagination.js";
 import { attemptDelivery, loadDelivery } from "./delivery.js";
+import { eventTypesOf } from "./event-schemas.js";
 import { addDelivery, enqueueUnscheduledEvent } from "./outbox.js";
 import {
   DELIVERY_ERROR_CLASSES,
@@ -87,7 +88,13 @@ export async function listDeliveries(
   const params: unknown[] = [caller.platformId];
   if (filters.eventId) where.push(`event_id = $${params.push(filters.eventId)}`);
   if (filters.state) where.push(`state = $${params.push(filters.state)}`);
-  const scope = `webhook-deliveries|${caller.platformId}|${filters.eventId ?? ""}|${filters.state ?? ""}`;
+  const types = eventTypesOf(filters.type);
+  // The event's type, through the platform's events of those types (webhook_events_platform_type_idx).
+  if (types)
+    where.push(
+      `event_id IN (SELECT id FROM webhook_events WHERE platform_id = $1 AND type = ANY($${params.push(types)}::text[]))`,
+    );
+  const scope = `webhook-deliveries|${caller.platformId}|${filters.eventId ?? ""}|${filters.state ?? ""}${types ? `|${types.join(",")}` : ""}`;
   const result = await listPage<DeliveryRow>({
     executor: deps.db,
     table: "webhook_deliveries",

@@ -3,6 +3,7 @@ import type { Deps, WebhookTimeouts } from "../core/deps.js";
 import type { Environment } from "../core/http/context.js";
 import { targetPolicy } from "../core/outbound/targets.js";
 import { secretsOf } from "../core/secrets/process-box.js";
+import { logFailedAttempt } from "./failed-attempt-log.js";
 import type { DeliveryErrorClass } from "./schemas.js";
 import { DEFAULT_WEBHOOK_TIMEOUTS, postWebhook, type SendResult } from "./sender.js";
 import { signatureHeader } from "./signing-keys.js";
@@ -199,6 +200,7 @@ export async function attemptDelivery(
     platformNow(deps, delivery),
     options.delivered,
   );
+  logFailedAttempt(deps.logger, delivery, record);
   await recordAttempts(deps.db, [record]);
   return { outcome: record.outcome, result, url };
 }

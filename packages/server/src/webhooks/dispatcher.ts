@@ -3,6 +3,7 @@ import type { JobQueue, QueueContext, QueueWorker } from "../core/jobs/jobs.js";
 import { type ClaimedDelivery, claimDue } from "./claim.js";
 import { INITIAL_SENDS_PER_PLATFORM, PlatformConcurrency } from "./concurrency.js";
 import { type AttemptRecord, attemptRecord, platformNow, recordAttempts, sendDelivery } from "./delivery.js";
+import { logFailedAttempt } from "./failed-attempt-log.js";
 import { DEFAULT_WEBHOOK_TIMEOUTS } from "./sender.js";
 
 // A delivery row is its own job (docs/decisions.md "Webhook delivery at database speed (issue 20)"): each
@@ -35,7 +36,9 @@ async function deliver(deps: Deps, delivery: ClaimedDelivery): Promise<AttemptRe
       at: platformNow(deps, delivery),
     };
   const result = await sendDelivery(deps, { ...delivery, webhook_endpoint: url });
-  return attemptRecord(delivery, delivery.lease, { url, result }, platformNow(deps, delivery));
+  const record = attemptRecord(delivery, delivery.lease, { url, result }, platformNow(deps, delivery));
+  logFailedAttempt(deps.logger, delivery, record);
+  return record;
 }
 
 /** One runner's dispatcher: see the note at the top of this file. */

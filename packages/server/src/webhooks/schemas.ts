@@ -2,6 +2,7 @@ import { type Static, Type } from "typebox";
 import { Page, PageQuery, Query, SortQuery } from "../core/http/pagination.js";
 import { DateTime, StringEnum } from "../core/http/schemas.js";
 import { OUTBOUND_ERROR_CLASSES } from "../core/outbound/request.js";
+import { EventTypeFilter } from "./event-schemas.js";
 
 export const SigningKey = Type.Object({
   kty: Type.Literal("EC"),
@@ -50,6 +51,7 @@ export type WebhookDelivery = Static<typeof WebhookDelivery>;
 export const ListDeliveriesQuery = Query({
   eventId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   state: Type.Optional(StringEnum(["PENDING", "DELIVERED", "FAILED", "UNDELIVERABLE"])),
+  type: Type.Optional(EventTypeFilter),
   ...PageQuery,
   ...SortQuery,
 });

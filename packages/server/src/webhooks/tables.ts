@@ -17,7 +17,11 @@ export const webhookEvents = pgTable(
     body: text("body").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
   },
-  (t) => [index("webhook_events_platform_created_idx").on(t.platformId, t.createdAt, t.id)],
+  (t) => [
+    index("webhook_events_platform_created_idx").on(t.platformId, t.createdAt, t.id),
+    // The type filters of GET /events and GET /webhooks/deliveries (migration 0028).
+    index("webhook_events_platform_type_idx").on(t.platformId, t.type, t.createdAt, t.id),
+  ],
 );
 
 /**

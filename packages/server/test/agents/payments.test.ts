@@ -333,11 +333,9 @@ describe("agent payment policy", () => {
       "/agents/me/quotes",
       transfer(agent.accountId, agent.externalId, 2_000),
     );
-    const lowered = await server.client.patch(`/agents/${agent.agent.id}`, {
-      policy: {
-        allowedOperations: ["SEND_PAYMENTS"],
-        maxTransactionAmounts: [{ currency: "USD", amount: 1_999 }],
-      },
+    const lowered = await server.client.patch(`/agents/${agent.agent.id}/policy`, {
+      allowedOperations: ["SEND_PAYMENTS"],
+      maxTransactionAmounts: [{ currency: "USD", amount: 1_999 }],
     });
     expect(lowered.status).toBe(200);
     const res = await agent.agentClient.post<ErrorBody>(`/agents/me/quotes/${quote.body.id}/execute`);

@@ -48,14 +48,18 @@ describe("POST /customers", () => {
     expect(read.body).toEqual(res.body);
   });
 
-  test("creates a business with business info and beneficial owners", async () => {
+  test("creates a business with the hosted API's businessInfo; kybStatus mirrors kycStatus", async () => {
     const res = await server.client.post<Customer>("/customers", {
       customerType: "BUSINESS",
-      businessInfo: { legalName: "Acme LLC", registrationNumber: "REG-1", countryOfIncorporation: "US" },
-      beneficialOwners: [{ firstName: "Wile", lastName: "Coyote", ownershipPercentage: 60 }],
+      businessInfo: { legalName: "Acme LLC", registrationNumber: "REG-1", country: "US", entityType: "LLC" },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ customerType: "BUSINESS", businessInfo: { legalName: "Acme LLC" } });
+    expect(res.body).toMatchObject({
+      customerType: "BUSINESS",
+      businessInfo: { legalName: "Acme LLC", country: "US", entityType: "LLC" },
+      kycStatus: "UNVERIFIED",
+      kybStatus: "UNVERIFIED",
+    });
   });
 
   test("a create with three bad fields lists all three in details.errors, with constraints", async () => {
@@ -159,7 +163,7 @@ describe("POST /customers", () => {
       customerType: "INDIVIDUAL",
       platformCustomerId: "reuse-1",
     });
-    expect((await server.client.delete(`/customers/${first.body.id}`)).status).toBe(204);
+    expect((await server.client.delete(`/customers/${first.body.id}`)).status).toBe(200);
     const deleted = await server.client.get<Customer>(`/customers/${first.body.id}`);
     expect(deleted.body.isDeleted).toBe(true);
     const second = await server.client.post<Customer>("/customers", {

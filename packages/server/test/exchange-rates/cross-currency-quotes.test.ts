@@ -11,7 +11,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-type Rates = { data: { rate: number; fetchedAt: string; expiresAt: string }[] };
+type Rates = { data: { exchangeRate: number; updatedAt: string }[] };
+
+/** How long a rate is served (GET /exchange-rates shows when it was fetched: updatedAt). */
+const RATE_TTL_MS = 5 * 60 * 1000;
 
 /** A fresh platform supporting USD, EUR, MXN and USDB. */
 async function platform(feeConfigs?: unknown[]): Promise<TestClient> {
@@ -45,10 +48,10 @@ describe("cross-currency quotes between internal accounts", () => {
     const quote = await client.post<Quote>("/quotes", transfer(usd, mxn, 10_000));
     expect(quote.status).toBe(201);
     const rate = await cachedRate(client, "USD", "MXN");
-    expect(quote.body.exchangeRate).toBe(rate.rate);
+    expect(quote.body.exchangeRate).toBe(rate.exchangeRate);
     expect(quote.body.sendingCurrency.code).toBe("USD");
     expect(quote.body.receivingCurrency.code).toBe("MXN");
-    expect(quote.body.totalReceivingAmount).toBe(converted(10_000, rate.rate));
+    expect(quote.body.totalReceivingAmount).toBe(converted(10_000, rate.exchangeRate));
   });
 
   test("totalReceivingAmount = floor((totalSendingAmount − feesIncluded) × exchangeRate), fees from the USD source", async () => {
@@ -121,18 +124,19 @@ describe("cross-currency quotes between internal accounts", () => {
     });
   });
 
-  test("quotes reuse the cached rate until its expiresAt; later quotes get the freshly fetched one", async () => {
+  test("quotes reuse the cached rate for 5 minutes from its updatedAt; later quotes get the freshly fetched one", async () => {
     const client = await platform();
     const [usd, eur] = [await account(client, "USD"), await account(client, "EUR")];
     const first = (await client.post<Quote>("/quotes", transfer(usd, eur, 1_000))).body;
     const cached = await cachedRate(client, "USD", "EUR");
-    expect(first.exchangeRate).toBe(cached.rate);
-    const res = await client.post("/sandbox/clock/advance", { to: cached.expiresAt });
+    expect(first.exchangeRate).toBe(cached.exchangeRate);
+    const expiresAt = new Date(Date.parse(cached.updatedAt) + RATE_TTL_MS).toISOString();
+    const res = await client.post("/sandbox/clock/advance", { to: expiresAt });
     expect(res.status).toBe(200);
     const second = (await client.post<Quote>("/quotes", transfer(usd, eur, 1_000))).body;
     const refreshed = await cachedRate(client, "USD", "EUR");
-    expect(refreshed.fetchedAt).toBe(cached.expiresAt);
-    expect(second.exchangeRate).toBe(refreshed.rate);
+    expect(refreshed.updatedAt).toBe(expiresAt);
+    expect(second.exchangeRate).toBe(refreshed.exchangeRate);
   });
 });
 

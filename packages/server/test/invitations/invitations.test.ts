@@ -122,7 +122,7 @@ describe("POST /invitations", () => {
       customerType: "INDIVIDUAL",
       umaAddress: uma,
     });
-    expect((await client.delete(`/customers/${customer.body.id}`)).status).toBe(204);
+    expect((await client.delete(`/customers/${customer.body.id}`)).status).toBe(200);
     const res = await client.post<ErrorBody>("/invitations", { inviterUma: uma });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe("CONFLICT");

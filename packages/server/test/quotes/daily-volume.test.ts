@@ -179,10 +179,10 @@ describe("what counts", () => {
     await client.patch("/config", { supportedCurrencies: currencySettings("USD", "EUR") });
     const { from, to } = await pair(server, client, 100_000, "EUR");
     expect((await client.post("/quotes", now(from, to, 12_345))).status).toBe(201);
-    const rates = await client.get<{ data: { rate: number }[] }>(
+    const rates = await client.get<{ data: { exchangeRate: number }[] }>(
       "/exchange-rates?sourceCurrency=EUR&destinationCurrency=USD",
     );
-    const rate = rates.body.data[0]?.rate as number;
+    const rate = rates.body.data[0]?.exchangeRate as number;
     // Exact: the rate has at most 10 significant digits, so scale it to an integer before multiplying.
     const scaled = BigInt(Math.round(rate * 1e10));
     const cents = (12_345n * scaled + 10n ** 10n - 1n) / 10n ** 10n;

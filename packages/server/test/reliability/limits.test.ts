@@ -8,6 +8,7 @@ import { startServer, type TestClient, type TestResponse, type TestServer } from
 import { payer } from "../payouts/helpers.js";
 import { limitedPlatform, pair } from "../quotes/daily-volume-helpers.js";
 import { transfer } from "../quotes/helpers.js";
+import { bankAccount, login, payout, platformClient, scaCustomer } from "../sca/helpers.js";
 import { encryptOtp, newKeyPair, newWalletCustomer, otpVerifyChallenge } from "../wallet-auth/client.js";
 
 /**
@@ -134,6 +135,24 @@ describe("daily volume per platform (interface limits; conventions §1.7)", () =
   });
 });
 
+describe("SCA code resend for a held payout: one per 30 seconds (docs/decisions.md SCA)", () => {
+  test("a resend within 30 s of the last code is 429 RATE_LIMITED with Retry-After; after Retry-After it succeeds", async () => {
+    const c = await platformClient(server);
+    const { customerId, accountId } = await scaCustomer(c);
+    await login(c, customerId);
+    const quote = await c.post<{ id: string }>(
+      "/quotes",
+      payout(accountId, await bankAccount(c, customerId), 10_000),
+    );
+    expect((await c.post(`/quotes/${quote.body.id}/execute`, {})).status).toBe(200);
+    const resend = () => c.post(`/quotes/${quote.body.id}/authorize/resend`);
+    const retryAfter = expectLimited(await resend(), "RATE_LIMITED");
+    expect(retryAfter).toBeLessThanOrEqual(30);
+    await honour(c, retryAfter);
+    expect((await resend()).status).toBe(204);
+  });
+});
+
 describe("the sweep is complete", () => {
   test("every place in src that answers 429 is one of the limits above", async () => {
     const src = join(import.meta.dirname, "../../src");
@@ -149,6 +168,7 @@ describe("the sweep is complete", () => {
       "auth/failed-attempts.ts",
       "external-accounts/ownership/challenges.ts",
       "quotes/daily-volume.ts",
+      "sca/payments.ts",
       "wallet-auth/attempts.ts",
       "wallet-auth/attempts.ts",
       "wallet-auth/attempts.ts",

@@ -11,7 +11,7 @@ export interface AreaIds {
   stablecoinOperation: string;
   agent: string;
   invitationCode: string;
-  scaSession: string;
+  bulkJob: string;
 }
 
 function created<T>(res: { status: number; text: string; body: unknown }, status = 201): T {
@@ -48,12 +48,28 @@ export async function areaIds(client: TestClient, funded: { customerId: string; 
       email: "probe-sca@example.com",
     }),
   );
-  const login = created<{ requestId: string }>(
-    await client.post("/sca/login", { customerId: scaCustomer.id }),
-  );
-  const session = created<{ id: string }>(
-    await client.post("/sca/login/complete", { requestId: login.requestId, code: "000000" }),
+  const login = created<{ challengeId: string }>(
+    await client.post(`/sca/login/start?customerId=${scaCustomer.id}`, { factor: "SMS_OTP" }),
     200,
+  );
+  created(
+    await client.post(`/sca/login/complete?customerId=${scaCustomer.id}`, {
+      factor: "SMS_OTP",
+      endUserIpAddress: "203.0.113.42",
+      challengeId: login.challengeId,
+      code: "000000",
+    }),
+    200,
+  );
+
+  // A bulk customer import (issue 21), its CSV sent as multipart/form-data.
+  const boundary = "----paysvc-probe";
+  const bulk = created<{ jobId: string }>(
+    await client.request("POST", "/customers/bulk/csv", undefined, {
+      rawBody: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="c.csv"\r\n\r\ncustomerType\nINDIVIDUAL\r\n--${boundary}--\r\n`,
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    }),
+    202,
   );
 
   return {
@@ -62,6 +78,6 @@ export async function areaIds(client: TestClient, funded: { customerId: string; 
     stablecoinOperation: mint.id,
     agent: agent.id,
     invitationCode: invitation.code,
-    scaSession: session.id,
+    bulkJob: bulk.jobId,
   } satisfies AreaIds;
 }

@@ -34,7 +34,9 @@ export interface TenantA {
     transaction: string;
     document: string;
     verification: string;
+    beneficialOwner: string;
     delivery: string;
+    event: string;
     authMethod: string;
     session: string;
   } & AreaIds;
@@ -128,14 +130,33 @@ export async function tenantA(server: TestServer): Promise<TenantA> {
       content: pdf,
     }),
   );
-  const verification = created(await client.post("/verifications", { customerId: kycCustomer.id }));
+  const verification = created(await client.post("/verifications", { customerId: kycCustomer.id }), 200);
+  const kybCustomer = created(await client.post("/customers", { customerType: "BUSINESS" }));
+  const beneficialOwner = created(
+    await client.post("/beneficial-owners", {
+      customerId: kybCustomer.id,
+      roles: ["UBO"],
+      ownershipPercentage: 100,
+      personalInfo: {
+        firstName: "Ann",
+        lastName: "Owner",
+        birthDate: "1980-02-29",
+        nationality: "US",
+        address: { line1: "1 Main St", city: "Austin", postalCode: "78701", country: "US" },
+        idType: "SSN",
+        identifier: "123-45-6789",
+      },
+    }),
+  );
 
   const areas = await areaIds(client, holder);
 
   let delivery = "";
+  let event = "";
   await eventually(async () => {
-    const res = await client.get<{ data: { id: string }[] }>("/webhooks/deliveries");
+    const res = await client.get<{ data: { id: string; eventId: string }[] }>("/webhooks/deliveries");
     delivery = res.body.data[0]?.id ?? "";
+    event = res.body.data[0]?.eventId ?? "";
     expect(delivery).not.toBe("");
   });
 
@@ -160,7 +181,9 @@ export async function tenantA(server: TestServer): Promise<TenantA> {
       transaction: transactionId,
       document: document.id,
       verification: verification.id,
+      beneficialOwner: beneficialOwner.id,
       delivery,
+      event,
       authMethod: wallet.emailOtp.id,
       session: session.id,
       ...areas,

@@ -68,6 +68,8 @@ function candidates(path: string, param: string): string[] {
       return [ids.document];
     case "verificationId":
       return [ids.verification];
+    case "beneficialOwnerId":
+      return [ids.beneficialOwner];
     case "externalAccountId":
       return path.startsWith("/platform/")
         ? [ids.platformExternalAccount, ids.bankAccount]
@@ -80,16 +82,20 @@ function candidates(path: string, param: string): string[] {
       return [ids.card];
     case "deliveryId":
       return [ids.delivery];
+    case "eventId":
+      return [ids.event];
     case "stablecoinId":
       return [ids.stablecoin];
+    case "stablecoinOperationId":
+      return [ids.stablecoinOperation];
     case "providerAccountId":
       return [ids.providerAccount];
     case "agentId":
       return [ids.agent];
     case "invitationCode":
       return [ids.invitationCode];
-    case "sessionId":
-      return [ids.scaSession];
+    case "jobId":
+      return [ids.bulkJob];
     case "id":
       if (path.startsWith("/auth/credentials")) return [ids.authMethod];
       if (path.startsWith("/auth/sessions")) return [ids.session];
@@ -105,6 +111,7 @@ function bodyFor(method: string, path: string): unknown {
   const onRow = { cardTransactionId: a.ids.cardTransaction, amount: 100 };
   const bodies: Record<string, unknown> = {
     "PATCH /customers/{customerId}": { fullName: "Renamed 457" },
+    "PATCH /beneficial-owners/{beneficialOwnerId}": { ownershipPercentage: 1 },
     "PATCH /internal-accounts/{accountId}": { privateEnabled: true },
     "PUT /documents/{documentId}": { fileName: "q.pdf", content: pdf },
     "POST /customers/external-accounts/{externalAccountId}/challenge": { method: "WALLET_SIGNATURE" },
@@ -221,7 +228,9 @@ describe("tenancy: platform B with platform A's ids", () => {
       `/quotes/${a.ids.quote}`,
       `/documents/${a.ids.document}`,
       `/verifications/${a.ids.verification}`,
+      `/beneficial-owners/${a.ids.beneficialOwner}`,
       `/webhooks/deliveries/${a.ids.delivery}`,
+      `/events/${a.ids.event}`,
     ];
     for (const path of reads) {
       const res = await a.client.get(path);
@@ -380,6 +389,23 @@ describe("tenancy: platform B with platform A's ids", () => {
       ],
       ["/documents", { customerId: ids.customer, documentType: "PASSPORT", fileName: "p.pdf", content: pdf }],
       ["/verifications", { customerId: ids.customer }],
+      [
+        "/beneficial-owners",
+        {
+          customerId: ids.customer,
+          roles: ["UBO"],
+          ownershipPercentage: 10,
+          personalInfo: {
+            firstName: "Ann",
+            lastName: "Owner",
+            birthDate: "1980-02-29",
+            nationality: "US",
+            address: { line1: "1 Main St", city: "Austin", postalCode: "78701", country: "US" },
+            idType: "SSN",
+            identifier: "123-45-6789",
+          },
+        },
+      ],
       ["/auth/credentials", { type: "EMAIL_OTP", accountId: ids.walletAccount }],
     ];
     // Mixed: B's own customer and account, with one of A's ids where the other side goes.

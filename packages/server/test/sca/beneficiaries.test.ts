@@ -6,6 +6,7 @@ import {
   bankAccount,
   type ErrorBody,
   type ExternalAccount,
+  endSessions,
   login,
   platformClient,
   scaCustomer,
@@ -45,17 +46,17 @@ const status = async (client: TestClient, id: string) =>
   (await client.get<ExternalAccount>(path(id))).body.beneficiaryTrustStatus;
 
 describe("trusted beneficiaries (external accounts)", () => {
-  test("/trust answers 200 with an OTP scaChallenge and the account stays UNTRUSTED until /trust/confirm", async () => {
+  test("/trust answers 200 with an SMS_OTP scaChallenge and the account stays UNTRUSTED until /trust/confirm", async () => {
     const client = await platformClient(server);
-    const { customerId, externalId } = await beneficiary(client, false);
+    const { externalId } = await beneficiary(client, false);
     expect(await status(client, externalId)).toBe("UNTRUSTED");
     const started = await client.post<BeneficiaryTrustStart>(path(externalId, "/trust"));
     expect(started.status).toBe(200);
     expect(started.body.scaChallenge).toMatchObject({
-      requestId: expect.stringMatching(/^Request:/),
-      customerId,
+      id: expect.stringMatching(/^Request:/),
       purpose: "TRUST_BENEFICIARY",
-      factor: "OTP",
+      factor: "SMS_OTP",
+      availableFactors: ["SMS_OTP"],
     });
     expect(await status(client, externalId)).toBe("UNTRUSTED");
   });
@@ -83,7 +84,7 @@ describe("trusted beneficiaries (external accounts)", () => {
     const { externalId } = await beneficiary(client, false);
     const started = await client.post<BeneficiaryTrustStart>(path(externalId, "/trust"));
     const res = await client.post<BeneficiaryTrustConfirm>(path(externalId, "/trust/confirm"), {
-      challengeId: started.body.scaChallenge?.requestId,
+      challengeId: started.body.scaChallenge?.id,
       code: "000000",
     });
     expect(res.status).toBe(200);
@@ -98,7 +99,7 @@ describe("trusted beneficiaries (external accounts)", () => {
     const otherAccount = await bankAccount(client, otherCustomer);
     const other = await client.post<BeneficiaryTrustStart>(path(otherAccount, "/trust"));
     await client.post(path(externalId, "/trust"));
-    for (const challengeId of [other.body.scaChallenge?.requestId, "Request:nope"]) {
+    for (const challengeId of [other.body.scaChallenge?.id, "Request:nope"]) {
       const res = await client.post<ErrorBody>(path(externalId, "/trust/confirm"), {
         challengeId,
         code: "000000",
@@ -138,13 +139,12 @@ describe("trusted beneficiaries (external accounts)", () => {
 
   test("/untrust answers 200 with an UNTRUST_BENEFICIARY challenge; the account stays TRUSTED and undeletable", async () => {
     const client = await platformClient(server);
-    const { customerId, externalId } = await beneficiary(client);
+    const { externalId } = await beneficiary(client);
     const started = await client.post<BeneficiaryTrustStart>(path(externalId, "/untrust"));
     expect(started.status).toBe(200);
     expect(started.body.scaChallenge).toMatchObject({
-      customerId,
       purpose: "UNTRUST_BENEFICIARY",
-      factor: "OTP",
+      factor: "SMS_OTP",
     });
     expect(await status(client, externalId)).toBe("TRUSTED");
     expect((await client.delete(path(externalId))).status).toBe(409);
@@ -230,8 +230,8 @@ describe("trusted beneficiaries (external accounts)", () => {
 
   test("trust changes without a live SCA session are 409 SCA_SESSION_REQUIRED", async () => {
     const client = await platformClient(server);
-    const { externalId, session } = await beneficiary(client);
-    expect((await client.delete(`/sca/sessions/${session.id}`)).status).toBe(204);
+    const { customerId, externalId } = await beneficiary(client);
+    await endSessions(client, customerId);
     for (const step of ["/trust", "/untrust"]) {
       const res = await client.post<ErrorBody>(path(externalId, step));
       expect(res.status).toBe(409);

@@ -5,6 +5,7 @@ import {
   balanceOf,
   bankAccount,
   type ErrorBody,
+  endSessions,
   login,
   payout,
   platformClient,
@@ -32,6 +33,9 @@ async function internalQuote(client: TestClient, accountId: string) {
   expect(res.status).toBe(201);
   return res.body;
 }
+
+const authorize = (client: TestClient, quoteId: string, code: string) =>
+  client.post<Quote & ErrorBody>(`/quotes/${quoteId}/authorize`, { code, endUserIpAddress: "203.0.113.42" });
 
 const execute = (client: TestClient, quoteId: string, body?: Record<string, unknown>) =>
   client.post<Quote & ErrorBody>(`/quotes/${quoteId}/execute`, body);
@@ -70,11 +74,11 @@ describe("409 SCA_SESSION_REQUIRED on quote execution (interface rule 11)", () =
     expect(res.body.code).toBe("SCA_SESSION_REQUIRED");
   });
 
-  test("a logged-out session no longer counts: 409 SCA_SESSION_REQUIRED", async () => {
+  test("a session ended by a password reset (record-event) no longer counts: 409 SCA_SESSION_REQUIRED", async () => {
     const client = await platformClient(server);
     const { customerId, accountId } = await scaCustomer(client);
-    const session = await login(client, customerId);
-    await client.delete(`/sca/sessions/${session.id}`);
+    await login(client, customerId);
+    await endSessions(client, customerId);
     const quote = await internalQuote(client, accountId);
     expect((await execute(client, quote.id)).body.code).toBe("SCA_SESSION_REQUIRED");
   });
@@ -120,8 +124,11 @@ describe("per-payment SCA challenge and failure reason SCA_NOT_COMPLETED", () =>
     expect(held.status).toBe(200);
     expect(held.body.status).toBe("PENDING_AUTHORIZATION");
     expect(held.body.scaChallenge).toMatchObject({
-      factor: "OTP",
-      requestId: expect.stringMatching(/^Request:/),
+      id: expect.stringMatching(/^Request:/),
+      factor: "SMS_OTP",
+      availableFactors: ["SMS_OTP"],
+      purpose: "PAYOUT",
+      passkeyAssertionOptions: null,
     });
     expect(held.body.transactionId).toBe(quote.transactionId);
     const notYet = await client.get(`/transactions/${held.body.transactionId}`);
@@ -135,10 +142,7 @@ describe("per-payment SCA challenge and failure reason SCA_NOT_COMPLETED", () =>
   test("answering the payment challenge executes the held quote", async () => {
     const client = await platformClient(server);
     const { accountId, held } = await heldPayout(client);
-    const done = await client.post<Quote>("/sca/payments/complete", {
-      requestId: held.body.scaChallenge?.requestId,
-      code: "000000",
-    });
+    const done = await authorize(client, held.body.id, "000000");
     expect(done.status).toBe(200);
     expect(done.body.status).not.toBe("PENDING_AUTHORIZATION");
     expect(done.body.transactionId).toMatch(/^Transaction:/);
@@ -161,10 +165,7 @@ describe("per-payment SCA challenge and failure reason SCA_NOT_COMPLETED", () =>
       failureReason: "SCA_NOT_COMPLETED",
     });
     expect(await balanceOf(client, accountId)).toBe(100_000);
-    const late = await client.post<ErrorBody>("/sca/payments/complete", {
-      requestId: held.body.scaChallenge?.requestId,
-      code: "000000",
-    });
+    const late = await authorize(client, held.body.id, "000000");
     expect(late.status).toBe(409);
   });
 
@@ -172,10 +173,7 @@ describe("per-payment SCA challenge and failure reason SCA_NOT_COMPLETED", () =>
     const client = await platformClient(server);
     const { held } = await heldPayout(client);
     await advanceBy(client, 5 * 60_000 + 1_000);
-    const late = await client.post<ErrorBody>("/sca/payments/complete", {
-      requestId: held.body.scaChallenge?.requestId,
-      code: "000000",
-    });
+    const late = await authorize(client, held.body.id, "000000");
     expect(late.status).toBe(409);
     const quote = await client.get<Quote>(`/quotes/${held.body.id}`);
     expect(quote.body.status).toBe("FAILED");
@@ -218,10 +216,7 @@ describe("per-payment SCA challenge and failure reason SCA_NOT_COMPLETED", () =>
   test("a wrong payment code is 400 INVALID_INPUT and the quote stays held", async () => {
     const client = await platformClient(server);
     const { held } = await heldPayout(client);
-    const wrong = await client.post<ErrorBody>("/sca/payments/complete", {
-      requestId: held.body.scaChallenge?.requestId,
-      code: "999999",
-    });
+    const wrong = await authorize(client, held.body.id, "999999");
     expect(wrong.status).toBe(400);
     expect((await client.get<Quote>(`/quotes/${held.body.id}`)).body.status).toBe("PENDING_AUTHORIZATION");
   });
@@ -229,10 +224,8 @@ describe("per-payment SCA challenge and failure reason SCA_NOT_COMPLETED", () =>
   test("a locked customer's payout cannot be held for a challenge: 423 ACCOUNT_LOCKED", async () => {
     const client = await platformClient(server);
     const { accountId, externalId, held } = await heldPayout(client);
-    const requestId = held.body.scaChallenge?.requestId;
-    for (let i = 0; i < 4; i++)
-      expect((await client.post("/sca/payments/complete", { requestId, code: "999999" })).status).toBe(400);
-    const fifth = await client.post<ErrorBody>("/sca/payments/complete", { requestId, code: "999999" });
+    for (let i = 0; i < 4; i++) expect((await authorize(client, held.body.id, "999999")).status).toBe(400);
+    const fifth = await authorize(client, held.body.id, "999999");
     expect(fifth.status).toBe(423);
     const next = await client.post<Quote>("/quotes", payout(accountId, externalId, 1_000));
     const res = await execute(client, next.body.id);
@@ -248,5 +241,58 @@ describe("per-payment SCA challenge and failure reason SCA_NOT_COMPLETED", () =>
     const { held: unknown } = await heldPayout(client, "CARRIER_PIGEON");
     expect(unknown.status).toBe(400);
     expect(unknown.body.details?.errors).toEqual([expect.objectContaining({ field: "scaFactor" })]);
+  });
+
+  test("authorize is the hosted /quotes/{quoteId}/authorize: an unknown quote is 404 QUOTE_NOT_FOUND, a quote not held is 409 CONFLICT", async () => {
+    const client = await platformClient(server);
+    const unknown = await authorize(client, "Quote:nope", "000000");
+    expect([unknown.status, unknown.body.code]).toEqual([404, "QUOTE_NOT_FOUND"]);
+    const { held } = await heldPayout(client);
+    expect((await authorize(client, held.body.id, "000000")).status).toBe(200);
+    const again = await authorize(client, held.body.id, "000000");
+    expect([again.status, again.body.code]).toEqual([409, "CONFLICT"]);
+  });
+
+  test("authorize without code is 400 INVALID_INPUT on code", async () => {
+    const client = await platformClient(server);
+    const { held } = await heldPayout(client);
+    const res = await client.post<ErrorBody>(`/quotes/${held.body.id}/authorize`, {});
+    expect(res.status).toBe(400);
+    expect(res.body.details?.errors).toEqual([expect.objectContaining({ field: "code" })]);
+  });
+
+  test("resend (204) replaces the quote's scaChallenge with a new code; the old challenge id is gone", async () => {
+    const client = await platformClient(server);
+    const { accountId, held } = await heldPayout(client);
+    await advanceBy(client, 31_000);
+    const resent = await client.post(`/quotes/${held.body.id}/authorize/resend`);
+    expect(resent.status).toBe(204);
+    const quote = await client.get<Quote>(`/quotes/${held.body.id}`);
+    expect(quote.body.status).toBe("PENDING_AUTHORIZATION");
+    expect(quote.body.scaChallenge?.id).toMatch(/^Request:/);
+    expect(quote.body.scaChallenge?.id).not.toBe(held.body.scaChallenge?.id);
+    // The first challenge's expiry passes: the payment is not failed, the new code is still answerable.
+    await advanceBy(client, 4 * 60_000 + 40_000);
+    await server.jobs.runDue();
+    expect((await authorize(client, held.body.id, "000000")).status).toBe(200);
+    expect(await balanceOf(client, accountId)).toBe(90_000);
+  });
+
+  test("resend within 30 seconds of the last code is 429 RATE_LIMITED", async () => {
+    const client = await platformClient(server);
+    const { held } = await heldPayout(client);
+    const res = await client.post<ErrorBody>(`/quotes/${held.body.id}/authorize/resend`);
+    expect([res.status, res.body.code]).toEqual([429, "RATE_LIMITED"]);
+  });
+
+  test("resend for a quote not waiting for authorization is 409 CONFLICT; an unknown one 404 QUOTE_NOT_FOUND", async () => {
+    const client = await platformClient(server);
+    const { customerId, accountId } = await scaCustomer(client);
+    await login(client, customerId);
+    const quote = await internalQuote(client, accountId);
+    const res = await client.post<ErrorBody>(`/quotes/${quote.id}/authorize/resend`);
+    expect([res.status, res.body.code]).toEqual([409, "CONFLICT"]);
+    const unknown = await client.post<ErrorBody>("/quotes/Quote:nope/authorize/resend");
+    expect([unknown.status, unknown.body.code]).toEqual([404, "QUOTE_NOT_FOUND"]);
   });
 });

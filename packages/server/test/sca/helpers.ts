@@ -2,28 +2,37 @@ import { expect } from "vitest";
 import { withEndUserTerms } from "../customers/end-user-terms.js";
 import type { TestClient, TestServer } from "../harness.js";
 
-export type ErrorBody = { code: string; reason: string; details?: { errors: { field: string }[] } };
+export type ErrorBody = {
+  code: string;
+  reason: string;
+  details?: { errors: { field: string }[]; lockedUntil?: string };
+};
 export type ScaChallenge = {
-  requestId: string;
-  customerId: string;
-  purpose: string;
-  factor: string;
-  challenge?: string;
-  expiresAt: string;
-};
-export type ScaSession = {
   id: string;
-  customerId: string;
+  expiresAt: string;
   factor: string;
-  createdAt: string;
-  sessionExpiresAt: string;
+  availableFactors: string[];
+  purpose: string;
+  passkeyAssertionOptions?: Record<string, unknown> | null;
+  passkeyAllowedOrigins?: string[] | null;
 };
+export type ScaLoginStart = {
+  factor: string;
+  challengeId: string | null;
+  expiresAt: string | null;
+  passkeyOptions?: { challenge: string; rpId: string; allowCredentials: { id: string }[] } | null;
+  allowedOrigins?: string[] | null;
+  relyingPartyId?: string | null;
+};
+export type ScaLoginComplete = { status: string; sessionExpiresAt: string };
+/** The end user's IP address every login completion carries. */
+export const IP = "203.0.113.42";
 export type ExternalAccount = { id: string; status: string; beneficiaryTrustStatus?: string };
 export type Quote = {
   id: string;
   status: string;
   transactionId?: string;
-  scaChallenge?: { requestId: string; factor: string; expiresAt: string };
+  scaChallenge?: ScaChallenge;
 };
 
 /** Wednesday 10:00 Chicago: a business day, so payouts behave as on any weekday. */
@@ -74,16 +83,27 @@ export async function scaCustomer(
   return { customerId: customer.body.id, accountId };
 }
 
-/** Logs the customer in with the sandbox OTP: a live 180-day SCA session. */
-export async function login(client: TestClient, customerId: string): Promise<ScaSession> {
-  const started = await client.post<ScaChallenge>("/sca/login", { customerId });
-  expect(started.status).toBe(201);
-  const done = await client.post<ScaSession>("/sca/login/complete", {
-    requestId: started.body.requestId,
+/** Logs the customer in with the sandbox SMS_OTP code: a live 180-day SCA session. */
+export async function login(client: TestClient, customerId: string): Promise<ScaLoginComplete> {
+  const query = `?customerId=${customerId}`;
+  const started = await client.post<ScaLoginStart>(`/sca/login/start${query}`, { factor: "SMS_OTP" });
+  expect(started.status).toBe(200);
+  const done = await client.post<ScaLoginComplete>(`/sca/login/complete${query}`, {
+    factor: "SMS_OTP",
+    endUserIpAddress: IP,
+    challengeId: started.body.challengeId,
     code: "000000",
   });
   expect(done.status).toBe(200);
   return done.body;
+}
+
+/** Ends the customer's SCA sessions: the platform reports a completed password reset. */
+export async function endSessions(client: TestClient, customerId: string) {
+  const res = await client.post(`/sca/record-event?customerId=${customerId}`, {
+    eventType: "RESET_PASSWORD_COMPLETED",
+  });
+  expect(res.status).toBe(200);
 }
 
 /** A USD bank account of the customer (validated at once in the sandbox). */

@@ -85,3 +85,26 @@ export async function settle(server: TestServer, client: TestClient): Promise<vo
   expect((await client.post("/sandbox/clock/advance", { to })).status).toBe(200);
   await server.jobs.runDue();
 }
+
+type FiatLeg = {
+  id: string;
+  type: string;
+  status: string;
+  source: { operationId?: string };
+  destination: { operationId?: string };
+  [field: string]: unknown;
+};
+
+/**
+ * The transaction carrying an operation's fiat leg, found the way a platform finds it: in `GET /transactions`,
+ * by the `operationId` its destination (mint) or source (burn) names.
+ */
+export async function fiatLeg(client: TestClient, operationId: string): Promise<FiatLeg> {
+  const res = await client.get<{ data: FiatLeg[] }>("/transactions?limit=100");
+  expect(res.status).toBe(200);
+  const leg = res.body.data.find(
+    (t) => t.source.operationId === operationId || t.destination.operationId === operationId,
+  );
+  if (!leg) throw new Error(`no transaction carries ${operationId}`);
+  return leg;
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { StablecoinOperation } from "../../src/stablecoins/schemas.js";
 import { startServer, type TestServer } from "../harness.js";
-import { balanceOf, operable, register, settle } from "./helpers.js";
+import { balanceOf, fiatLeg, operable, settle } from "./helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -13,7 +13,7 @@ type PageOf<T> = { data: T[]; hasMore: boolean; nextCursor?: string; totalCount:
 const idPattern = /^StablecoinOperation:[0-9a-f-]{36}$/;
 
 describe("mints", () => {
-  test("a mint debits the source account at once and stays PROCESSING until the provider settles it", async () => {
+  test("a mint answers the hosted StablecoinOperation shape, debits the source account at once and stays PROCESSING", async () => {
     const { client, coin, accountId, provider } = await operable(server, 10_000);
     const res = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
       amount: 2_500,
@@ -23,36 +23,35 @@ describe("mints", () => {
     expect(res.body).toEqual({
       id: expect.stringMatching(idPattern),
       stablecoinId: coin.id,
-      type: "MINT",
+      operationType: "MINT",
       status: "PROCESSING",
-      amount: {
-        amount: 2_500,
-        currency: { code: "USD", name: "United States Dollar", symbol: "$", decimals: 2 },
-      },
-      accountId,
+      amount: "25000000",
+      provider: "BRALE",
+      providerEnvironment: "SANDBOX",
       stablecoinProviderAccountId: provider.id,
-      transactionId: expect.stringMatching(/^Transaction:/),
+      source: { type: "GRID_INTERNAL_ACCOUNT", accountId },
       createdAt: expect.any(String),
       updatedAt: res.body.createdAt,
     });
     expect(await balanceOf(client, accountId)).toBe(7_500);
-    const txn = await client.get(`/transactions/${res.body.transactionId}`);
-    expect(txn.body).toMatchObject({ type: "OUTGOING", status: "PROCESSING", sentAmount: { amount: 2_500 } });
+    const txn = await fiatLeg(client, res.body.id);
+    expect(txn).toMatchObject({ type: "OUTGOING", status: "PROCESSING", sentAmount: { amount: 2_500 } });
   });
 
-  test("a settled mint is COMPLETED with completedAt; its transaction COMPLETED; the debit stays", async () => {
+  test("a settled mint is COMPLETED, updatedAt the settlement time; its transaction COMPLETED; the debit stays", async () => {
     const { client, coin, accountId } = await operable(server, 10_000);
     const mint = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
       amount: 2_500,
       sourceAccountId: accountId,
     });
     await settle(server, client);
-    const read = await client.get<StablecoinOperation>(`/stablecoins/${coin.id}/operations/${mint.body.id}`);
-    expect(read.body).toMatchObject({ status: "COMPLETED", completedAt: expect.any(String) });
+    const read = await client.get<StablecoinOperation>(`/stablecoin-operations/${mint.body.id}`);
+    expect(read.body).toMatchObject({ status: "COMPLETED" });
     expect(read.body.failureReason).toBeUndefined();
+    expect(Date.parse(read.body.updatedAt)).toBeGreaterThan(Date.parse(mint.body.createdAt));
     expect(await balanceOf(client, accountId)).toBe(7_500);
-    const txn = await client.get(`/transactions/${mint.body.transactionId}`);
-    expect(txn.body).toMatchObject({ status: "COMPLETED", settledAt: expect.any(String) });
+    const txn = await fiatLeg(client, mint.body.id);
+    expect(txn).toMatchObject({ status: "COMPLETED", settledAt: read.body.updatedAt });
   });
 
   test("a mint the sandbox provider rejects (amount ending 002) is FAILED PROVIDER_REJECTED and the debit is given back", async () => {
@@ -63,16 +62,15 @@ describe("mints", () => {
     });
     expect(await balanceOf(client, accountId)).toBe(8_998);
     await settle(server, client);
-    const read = await client.get<StablecoinOperation>(`/stablecoins/${coin.id}/operations/${mint.body.id}`);
+    const read = await client.get<StablecoinOperation>(`/stablecoin-operations/${mint.body.id}`);
     expect(read.body).toMatchObject({ status: "FAILED", failureReason: "PROVIDER_REJECTED" });
     expect(await balanceOf(client, accountId)).toBe(10_000);
-    expect((await client.get(`/transactions/${mint.body.transactionId}`)).body).toMatchObject({
-      status: "FAILED",
-    });
+    const txn = await fiatLeg(client, mint.body.id);
+    expect(txn).toMatchObject({ status: "FAILED" });
     // The ledger holds both changes on the one transaction: the debit and its reversal.
     const changes = await server.db.query<{ amount: number }>(
       "SELECT amount FROM balance_changes WHERE transaction_id = $1 ORDER BY recorded_at, id",
-      [mint.body.transactionId],
+      [txn.id],
     );
     expect(changes.map((c) => Number(c.amount)).sort()).toEqual([-1_002, 1_002].sort());
   });
@@ -127,11 +125,12 @@ describe("concurrency and events", () => {
       sourceAccountId: accountId,
     });
     await settle(server, client);
+    const { id: transactionId } = await fiatLeg(client, mint.body.id);
     const events = await server.db.query<{ type: string; body: unknown }>(
       "SELECT type, body FROM webhook_events WHERE platform_id = $1 ORDER BY created_at, id",
       [platform.platformId],
     );
-    const ofMint = events.filter((e) => JSON.stringify(e.body).includes(mint.body.transactionId));
+    const ofMint = events.filter((e) => JSON.stringify(e.body).includes(transactionId));
     expect(ofMint.map((e) => e.type)).toEqual(["OUTGOING_PAYMENT.PROCESSING", "OUTGOING_PAYMENT.COMPLETED"]);
     expect(events.some((e) => e.type.startsWith("STABLECOIN"))).toBe(false);
   });
@@ -156,7 +155,14 @@ describe("burns", () => {
       destinationAccountId: accountId,
     });
     expect(burn.status).toBe(201);
-    expect(burn.body).toMatchObject({ type: "BURN", status: "PROCESSING", accountId });
+    expect(burn.body).toMatchObject({
+      operationType: "BURN",
+      status: "PROCESSING",
+      amount: "20000000",
+      source: { type: "PROVIDER_INTERNAL_BALANCE" },
+      destination: { accountId },
+    });
+    expect(burn.body.source).toEqual({ type: "PROVIDER_INTERNAL_BALANCE" });
     expect(await balanceOf(client, accountId)).toBe(5_000);
     // The holding is reserved: only 3,000 remain to burn while this one is PROCESSING.
     const tooMuch = await client.post(`/stablecoins/${coin.id}/burns`, {
@@ -164,17 +170,12 @@ describe("burns", () => {
       destinationAccountId: accountId,
     });
     expect(tooMuch.body).toMatchObject({ code: "INSUFFICIENT_FUNDS" });
-    expect((await client.get(`/transactions/${burn.body.transactionId}`)).body).toMatchObject({
-      type: "INCOMING",
-      status: "PENDING",
-    });
+    expect(await fiatLeg(client, burn.body.id)).toMatchObject({ type: "INCOMING", status: "PENDING" });
     await settle(server, client);
-    const read = await client.get(`/stablecoins/${coin.id}/operations/${burn.body.id}`);
+    const read = await client.get(`/stablecoin-operations/${burn.body.id}`);
     expect(read.body).toMatchObject({ status: "COMPLETED" });
     expect(await balanceOf(client, accountId)).toBe(7_000);
-    expect((await client.get(`/transactions/${burn.body.transactionId}`)).body).toMatchObject({
-      status: "COMPLETED",
-    });
+    expect(await fiatLeg(client, burn.body.id)).toMatchObject({ status: "COMPLETED" });
   });
 
   test("a burn the provider rejects (amount ending 002) is FAILED, credits nothing and returns the tokens", async () => {
@@ -184,7 +185,7 @@ describe("burns", () => {
       destinationAccountId: accountId,
     });
     await settle(server, client);
-    const read = await client.get(`/stablecoins/${coin.id}/operations/${burn.body.id}`);
+    const read = await client.get(`/stablecoin-operations/${burn.body.id}`);
     expect(read.body).toMatchObject({ status: "FAILED", failureReason: "PROVIDER_REJECTED" });
     expect(await balanceOf(client, accountId)).toBe(5_000);
     const all = await client.post(`/stablecoins/${coin.id}/burns`, {
@@ -196,7 +197,7 @@ describe("burns", () => {
 });
 
 describe("GET /stablecoins/{id}/operations", () => {
-  test("operations page newest first with totalCount, and filter by type and status", async () => {
+  test("operations page newest first with totalCount, and filter by operationType and status", async () => {
     const { client, coin, accountId } = await operable(server, 10_000);
     const ids: string[] = [];
     for (const amount of [100, 200, 300]) {
@@ -221,9 +222,10 @@ describe("GET /stablecoins/{id}/operations", () => {
       ...ids.reverse(),
     ]);
     const mints = await client.get<PageOf<StablecoinOperation>>(
-      `/stablecoins/${coin.id}/operations?type=MINT`,
+      `/stablecoins/${coin.id}/operations?operationType=MINT`,
     );
     expect(mints.body.totalCount).toBe(3);
+    expect(mints.body.data.map((o) => o.operationType)).toEqual(["MINT", "MINT", "MINT"]);
     const processing = await client.get<PageOf<StablecoinOperation>>(
       `/stablecoins/${coin.id}/operations?status=PROCESSING`,
     );
@@ -239,28 +241,50 @@ describe("GET /stablecoins/{id}/operations", () => {
       expect(res.body).toMatchObject({ code: "STABLECOIN_NOT_FOUND" });
     }
   });
+});
 
-  test("an unknown, malformed or another stablecoin's operation id -> 404 STABLECOIN_OPERATION_NOT_FOUND", async () => {
-    const { client, coin, accountId } = await operable(server);
+describe("GET /stablecoin-operations/{stablecoinOperationId}", () => {
+  test("an operation is read by its id alone (raw or %3A-encoded) -> 200, the operation the mint returned", async () => {
+    const { client, coin, accountId } = await operable(server, 10_000);
+    const mint = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
+      amount: 700,
+      sourceAccountId: accountId,
+    });
+    const read = await client.get<StablecoinOperation>(`/stablecoin-operations/${mint.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(mint.body);
+    const encoded = await client.get(`/stablecoin-operations/${encodeURIComponent(mint.body.id)}`);
+    expect(encoded.body).toEqual(mint.body);
+  });
+
+  test("an unknown, malformed or another platform's operation id -> 404 STABLECOIN_OPERATION_NOT_FOUND", async () => {
+    const { client } = await operable(server);
     const other = await operable(server);
     const otherMint = await other.client.post<StablecoinOperation>(`/stablecoins/${other.coin.id}/mints`, {
       amount: 100,
       sourceAccountId: other.accountId,
     });
-    const own = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
-      amount: 100,
-      sourceAccountId: accountId,
-    });
-    const secondCoin = await register(client);
-    for (const [stablecoinId, operationId] of [
-      [coin.id, "StablecoinOperation:0190d2a1-7c4e-7b3a-9f00-1234567890ab"],
-      [coin.id, "nope"],
-      [coin.id, otherMint.body.id],
-      [secondCoin.id, own.body.id],
-    ] as const) {
-      const res = await client.get(`/stablecoins/${stablecoinId}/operations/${operationId}`);
+    for (const operationId of [
+      "StablecoinOperation:0190d2a1-7c4e-7b3a-9f00-1234567890ab",
+      "nope",
+      "Stablecoin:0190d2a1-7c4e-7b3a-9f00-1234567890ab",
+      otherMint.body.id,
+    ]) {
+      const res = await client.get(`/stablecoin-operations/${operationId}`);
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ code: "STABLECOIN_OPERATION_NOT_FOUND" });
     }
+    expect((await other.client.get(`/stablecoin-operations/${otherMint.body.id}`)).status).toBe(200);
+  });
+
+  test("the former path /stablecoins/{stablecoinId}/operations/{operationId} is gone -> 404 NOT_FOUND", async () => {
+    const { client, coin, accountId } = await operable(server, 10_000);
+    const mint = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
+      amount: 100,
+      sourceAccountId: accountId,
+    });
+    const res = await client.get(`/stablecoins/${coin.id}/operations/${mint.body.id}`);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: "NOT_FOUND" });
   });
 });

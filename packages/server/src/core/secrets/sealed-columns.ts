@@ -104,4 +104,14 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     value: "encryption_private_key",
     assign: "encryption_private_key = $1",
   },
+  {
+    // wallet-auth/delegated-keys.ts: a delegated key's P-256 private scalar, 32 bytes; sealed since it exists,
+    // NULL once the key is revoked.
+    label: "delegated key",
+    purpose: "delegated-key",
+    table: "delegated_keys",
+    rowId: "id",
+    value: "private_key",
+    assign: "private_key = $1",
+  },
 ];

@@ -12,7 +12,8 @@ export type SecretPurpose =
   | "webhook-signing-key"
   | "sca-code-key"
   | "uma-signing-key"
-  | "uma-encryption-key";
+  | "uma-encryption-key"
+  | "delegated-key";
 
 /** Every sealed value starts with this; what does not is a value stored in clear before issue 16. */
 export const SEALED_PREFIX = "sealed:v1:";

@@ -112,6 +112,8 @@ interface PgConnectionInternals {
  */
 function corkWritesPerTick(client: pg.Client): void {
   const { connection } = client as unknown as PgConnectionInternals;
+  // A private method of pg's Connection: if an upgrade renames it, every PostgreSQL test says so here.
+  if (typeof connection._send !== "function") throw new Error("pg's Connection has no _send to cork");
   const send = connection._send.bind(connection);
   let corked = false;
   const uncork = () => {

@@ -1,11 +1,12 @@
 import type { Tx } from "../core/db/db.js";
+import { together } from "../core/db/scope.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { newId, sandboxSuffix } from "../core/ids.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
-import { lockAccounts } from "../ledger/store.js";
+import { type LockedAccounts, lockExistingForPosting } from "../ledger/ledger.js";
 import {
   type CardTransactionRow,
   insertAndAnnounce,
@@ -15,7 +16,7 @@ import {
   simulationResult,
 } from "./card-transactions.js";
 import { applyClearing } from "./clearing.js";
-import { findCardOrThrow } from "./issue.js";
+import { findCardAndCardholderOrThrow } from "./issue.js";
 import type { CardDeclinedReason, Merchant } from "./schemas.js";
 import type { CardRow } from "./store.js";
 import {
@@ -67,10 +68,9 @@ const available = (account: InternalAccountRow) => account.total_balance - accou
 async function eligibleSources(
   tx: Tx,
   card: CardRow,
-): Promise<{ eligible: InternalAccountRow[]; all: InternalAccountRow[] }> {
-  const locked = await lockAccounts(tx, card.platform_id, [...card.funding_sources].sort());
-  const byId = new Map(locked.map((account) => [account.id, account]));
-  const all = card.funding_sources.flatMap((id) => byId.get(id) ?? []);
+): Promise<{ eligible: InternalAccountRow[]; all: InternalAccountRow[]; locked: LockedAccounts }> {
+  const locked = await lockExistingForPosting(tx, card.platform_id, card.funding_sources);
+  const all = card.funding_sources.flatMap((id) => locked.get(id) ?? []);
   const eligible = all.filter(
     (a) =>
       a.customer_id === card.cardholder_id &&
@@ -78,7 +78,7 @@ async function eligibleSources(
       a.status === "ACTIVE" &&
       a.currency === card.currency,
   );
-  return { eligible, all };
+  return { eligible, all, locked };
 }
 
 /** The decline checks in their fixed order (conventions §6.5), or null when approved. */
@@ -115,11 +115,11 @@ export async function openCardTransaction(
   policy: UnderfundedPolicy,
 ): Promise<SimulationResult> {
   return deps.db.transaction(async (tx) => {
-    const card = await findCardOrThrow(tx, caller, rawCardId, true);
+    const { card, cardholder } = await findCardAndCardholderOrThrow(tx, caller, rawCardId, true);
     if (request.currencyCode !== undefined && request.currencyCode !== card.currency)
       throw invalidField("currency.code", `must be the card's currency ${card.currency}`);
     const now = nowFor(deps, caller);
-    const { eligible, all } = await eligibleSources(tx, card);
+    const { eligible, all, locked } = await eligibleSources(tx, card);
     const reason = declineReason(card, request, eligible, policy);
     const debit = isDebit(request.message);
     const account =
@@ -156,7 +156,7 @@ export async function openCardTransaction(
       updated_at: now,
     };
     if (reason) {
-      await insertAndAnnounce(tx, row, now);
+      await insertAndAnnounce(tx, row, now, true, cardholder);
       return simulationResult(row);
     }
     if (
@@ -171,7 +171,7 @@ export async function openCardTransaction(
       )
         row.sandbox_outcome = "EXCEPTION_ON_CLEARING";
       await insertAndAnnounce(tx, row, now, false);
-      await applyClearing(tx, deps, row, { amount: request.amount, now, effectiveAt: now });
+      await applyClearing(tx, deps, row, { amount: request.amount, now, effectiveAt: now }, cardholder);
       return simulationResult(row);
     }
     const suffix = sandboxSuffix(request.merchant.descriptor);
@@ -179,13 +179,17 @@ export async function openCardTransaction(
       if (suffix === "005") {
         // The funding pull lands later; AUTHORIZED fires then (transaction-jobs.ts).
         row.pull_pending_count = 1;
-        await scheduleJob(tx, {
-          platformId: row.platform_id,
-          kind: LAND_DELAYED_PULL,
-          payload: { cardTransactionId: row.id },
-          runAt: new Date(now.getTime() + DELAYED_PULL_MS),
-          now,
-        });
+        await scheduleJob(
+          tx,
+          {
+            platformId: row.platform_id,
+            kind: LAND_DELAYED_PULL,
+            payload: { cardTransactionId: row.id },
+            runAt: new Date(now.getTime() + DELAYED_PULL_MS),
+            now,
+          },
+          { withCommit: true },
+        );
       } else {
         row.hold_amount = request.amount;
         row.pull_count = 1;
@@ -193,19 +197,27 @@ export async function openCardTransaction(
       }
       if (suffix === "006") row.sandbox_outcome = "EXCEPTION_ON_CLEARING";
     }
-    await insertAndAnnounce(tx, row, now, row.pull_pending_count === 0);
-    await postCardMoney(tx, deps, {
-      platformId: row.platform_id,
-      now,
-      holds: [{ accountId: row.account_id, delta: row.hold_amount }],
-    });
-    await scheduleJob(tx, {
-      platformId: row.platform_id,
-      kind: EXPIRE_AUTHORIZATION,
-      payload: { cardTransactionId: row.id },
-      runAt: new Date(now.getTime() + AUTHORIZATION_TTL_MS),
-      now,
-    });
+    // The row and its hold need nothing from each other: one round trip; the expiry goes with the commit.
+    await together(
+      insertAndAnnounce(tx, row, now, row.pull_pending_count === 0, cardholder),
+      postCardMoney(tx, deps, {
+        platformId: row.platform_id,
+        now,
+        holds: [{ accountId: row.account_id, delta: row.hold_amount }],
+        locked,
+      }),
+    );
+    await scheduleJob(
+      tx,
+      {
+        platformId: row.platform_id,
+        kind: EXPIRE_AUTHORIZATION,
+        payload: { cardTransactionId: row.id },
+        runAt: new Date(now.getTime() + AUTHORIZATION_TTL_MS),
+        now,
+      },
+      { withCommit: true },
+    );
     return simulationResult(row);
   });
 }

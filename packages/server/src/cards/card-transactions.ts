@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { Executor, Tx } from "../core/db/db.js";
+import { together } from "../core/db/scope.js";
 import type { Deps } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
-import { type HoldChange, type Posting, postBalanceChanges } from "../ledger/ledger.js";
-import { cardTransactionEvent } from "./events.js";
+import { type HoldChange, type LockedAccounts, type Posting, postBalanceChanges } from "../ledger/ledger.js";
+import { cardTransactionEvent, rereadCardTransactionEvent } from "./events.js";
 import type { CardTransactionStatus } from "./schemas.js";
-import type { CardRow } from "./store.js";
+import type { Cardholder, CardRow } from "./store.js";
 import * as store from "./transaction-store.js";
 
 export type CardTransactionRow = store.CardTransactionRow;
@@ -36,14 +37,33 @@ export async function findCardTransactionOrThrow(
   card: CardRow,
   rawId: string,
 ): Promise<CardTransactionRow> {
+  return cardTransactionOfCard(card, rawId, await lockCardTransaction(tx, caller, rawId));
+}
+
+/** The card transaction named by `rawId`, locked, whatever its card (cardTransactionOfCard checks that). */
+export async function lockCardTransaction(
+  tx: Executor,
+  caller: Caller,
+  rawId: string,
+): Promise<CardTransactionRow | undefined> {
   const id = parseId("CardTransaction", rawId);
   const row = id ? await store.findCardTransaction(tx, caller.platformId, id, true) : undefined;
+  if (!row) return undefined;
+  const { platform_customer_id: _, ...columns } = row;
+  return columns;
+}
+
+/** `row` when it is a transaction of `card`; else `404 TRANSACTION_NOT_FOUND`. */
+export function cardTransactionOfCard(
+  card: CardRow,
+  rawId: string,
+  row: CardTransactionRow | undefined,
+): CardTransactionRow {
   if (!row || row.card_id !== card.id)
     throw new ApiError("TRANSACTION_NOT_FOUND", {
       reason: `No card transaction ${rawId} on card ${card.id}.`,
     });
-  const { platform_customer_id: _, ...columns } = row;
-  return columns;
+  return row;
 }
 
 /** A simulation precondition that does not hold: `409 CONFLICT` naming it. */
@@ -78,6 +98,8 @@ export async function postCardMoney(
     postings?: Posting[];
     holds?: HoldChange[];
     overdraft?: boolean;
+    /** The accounts the caller already locked (lockForPosting) in this transaction. */
+    locked?: LockedAccounts;
   },
 ): Promise<void> {
   const postings = (input.postings ?? []).filter((p) => p.amount !== 0);
@@ -91,18 +113,24 @@ export async function postCardMoney(
     postings,
     holds,
     allowOverdraft: input.overdraft ?? false,
+    ...(input.locked ? { locked: input.locked } : {}),
   });
 }
 
-/** Writes a changed row and enqueues its CARD_TRANSACTION.* event in the same transaction. */
+/**
+ * Writes a changed row and enqueues its CARD_TRANSACTION.* event in the same transaction; with the
+ * `cardholder` read with the card, the event is built from the row as written, without reading it again.
+ */
 export async function saveAndAnnounce(
   tx: Tx,
   row: CardTransactionRow,
   now: Date,
   eventStatus?: CardTransactionStatus,
+  cardholder?: Cardholder,
 ): Promise<void> {
-  await store.updateCardTransaction(tx, { ...row, last_event_at: now, updated_at: now });
-  await cardTransactionEvent(tx, row, now, eventStatus);
+  const saved = { ...row, last_event_at: now, updated_at: now };
+  // The event is written at the commit, so the update's answer is awaited with the event's enqueueing.
+  await together(store.updateCardTransaction(tx, saved), announce(tx, saved, now, eventStatus, cardholder));
 }
 
 /** Inserts a new row and enqueues its CARD_TRANSACTION.* event. */
@@ -110,8 +138,25 @@ export async function insertAndAnnounce(
   tx: Tx,
   row: CardTransactionRow,
   now: Date,
-  announce = true,
+  announceIt = true,
+  cardholder?: Cardholder,
 ): Promise<void> {
   await store.insertCardTransaction(tx, row);
-  if (announce) await cardTransactionEvent(tx, row, now);
+  if (announceIt) await announce(tx, row, now, undefined, cardholder);
+}
+
+function announce(
+  tx: Tx,
+  row: CardTransactionRow,
+  now: Date,
+  status: CardTransactionStatus | undefined,
+  cardholder: Cardholder | undefined,
+): Promise<void> {
+  if (!cardholder) return rereadCardTransactionEvent(tx, row, now, status);
+  return cardTransactionEvent(
+    tx,
+    { ...row, platform_customer_id: cardholder.platformCustomerId },
+    now,
+    status,
+  );
 }

@@ -32,6 +32,19 @@ export async function findCardOrThrow(
   return row;
 }
 
+/** findCardOrThrow with the cardholder's platformCustomerId, for the card transaction events it fires. */
+export async function findCardAndCardholderOrThrow(
+  db: Parameters<typeof store.findCard>[0],
+  caller: Caller,
+  rawId: string,
+  lock = false,
+): Promise<{ card: store.CardRow; cardholder: store.Cardholder }> {
+  const id = parseId("Card", rawId);
+  const found = id ? await store.findCardWithCardholder(db, caller.platformId, id, lock) : undefined;
+  if (!found) throw new ApiError("NOT_FOUND", { reason: `No card ${rawId}.` });
+  return found;
+}
+
 /**
  * `POST /cards`: issues a VIRTUAL card in PROCESSING after checking the cardholder (exists, KYC
  * APPROVED), its funding sources and the live-card caps under the platform's row lock, and schedules

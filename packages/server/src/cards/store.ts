@@ -100,6 +100,29 @@ export async function findCard(
   return row;
 }
 
+/** The cardholder as a card transaction's event shows it. */
+export interface Cardholder {
+  platformCustomerId: string | null;
+}
+
+/** findCard with its cardholder's platformCustomerId in the same statement (locking only the card). */
+export async function findCardWithCardholder(
+  db: Executor,
+  platformId: string,
+  id: string,
+  lock = false,
+): Promise<{ card: CardRow; cardholder: Cardholder } | undefined> {
+  const [row] = await db.query<CardRow & { cardholder_platform_customer_id: string | null }>(
+    `SELECT c.*, h.platform_customer_id AS cardholder_platform_customer_id
+     FROM cards c JOIN customers h ON h.id = c.cardholder_id
+     WHERE c.platform_id = $1 AND c.id = $2${lock ? " FOR UPDATE OF c" : ""}`,
+    [platformId, id],
+  );
+  if (!row) return undefined;
+  const { cardholder_platform_customer_id: platformCustomerId, ...card } = row;
+  return { card: card as CardRow, cardholder: { platformCustomerId } };
+}
+
 export async function findCardByPlatformCardId(db: Executor, platformId: string, platformCardId: string) {
   const [row] = await db.query<CardRow>(
     "SELECT * FROM cards WHERE platform_id = $1 AND platform_card_id = $2",

@@ -73,10 +73,19 @@ export type LockedAccounts = ReadonlyMap<string, InternalAccountRow> & { readonl
  * `404 ACCOUNT_NOT_FOUND`. Pass the result as `locked` so the posting reads them once.
  */
 export async function lockForPosting(tx: Tx, platformId: string, ids: string[]): Promise<LockedAccounts> {
-  const sorted = [...new Set(ids)].sort();
-  const rows = await store.lockAccounts(tx, platformId, sorted);
-  if (rows.length !== sorted.length)
+  const locked = await lockExistingForPosting(tx, platformId, ids);
+  if (locked.size !== new Set(ids).size)
     throw new ApiError("ACCOUNT_NOT_FOUND", { reason: "A posting names an unknown account." });
+  return locked;
+}
+
+/** lockForPosting for a caller that tells missing accounts apart itself: those are simply not in the map. */
+export async function lockExistingForPosting(
+  tx: Tx,
+  platformId: string,
+  ids: string[],
+): Promise<LockedAccounts> {
+  const rows = await store.lockAccounts(tx, platformId, [...new Set(ids)].sort());
   return new Map(rows.map((row) => [row.id, row])) as unknown as LockedAccounts;
 }
 

@@ -1,4 +1,5 @@
 import type { Tx } from "../core/db/db.js";
+import { together } from "../core/db/scope.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
@@ -96,13 +97,16 @@ export async function recordDeposit(
     // Money sent to a rule-based account lands on its owner's account; the row says which it came through.
     details: { ...(account.via ? { receivedThroughAccountId: account.via } : {}), ...extraDetails },
   };
-  const { accounts } = await postBalanceChanges(tx, {
-    platformId: caller.platformId,
-    now,
-    locked: account.locked,
-    postings: [{ accountId: account.id, amount: deposit.amount, transactionId: row.id }],
-  });
-  await insertPayment(tx, row);
+  // Neither needs the other's answer, so both statements go out in one round trip (issue 20).
+  const [{ accounts }] = await together(
+    postBalanceChanges(tx, {
+      platformId: caller.platformId,
+      now,
+      locked: account.locked,
+      postings: [{ accountId: account.id, amount: deposit.amount, transactionId: row.id }],
+    }),
+    insertPayment(tx, row),
+  );
   const updated = accounts.get(account.id);
   if (!updated) throw new Error("posted account missing from the result");
   return { transaction: row, account: updated };

@@ -1,4 +1,5 @@
 import type { Tx } from "../core/db/db.js";
+import { together } from "../core/db/scope.js";
 import { newId, parseId } from "../core/ids.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { customerNames } from "../customers/store.js";
@@ -76,26 +77,31 @@ async function settleTransfer(
     details: { ...outgoing.details, ...party(sender) },
   };
   outgoing.details = { ...outgoing.details, ...party(receiver) };
-  await postBalanceChanges(tx, {
-    platformId: quote.platform_id,
-    now,
-    locked,
-    postings: [
-      // 0 - fee rather than -fee: no fee is 0, not -0.
-      {
-        accountId: sender.id,
-        amount: -quote.total_sending_amount,
-        fee: 0 - quote.fees_included,
-        transactionId: outgoing.id,
-      },
-      { accountId: receiver.id, amount: quote.total_receiving_amount, fee: 0, transactionId: incoming.id },
-    ],
-  });
-  if (pending) {
+  const payments = async () => {
+    if (!pending) return insertPayments(tx, [outgoing, incoming]);
     await completePending(tx, pending, outgoing);
     await insertPayment(tx, incoming);
-  } else {
-    await insertPayments(tx, [outgoing, incoming]);
-  }
-  return quotes.updateQuoteStatus(tx, quote.id, { status: "COMPLETED", now });
+  };
+  // The postings, the payments and the quote's update need nothing from each other: they go out together
+  // (issue 20); a refused posting (INSUFFICIENT_FUNDS) still rolls all of it back.
+  const [, , completed] = await together(
+    postBalanceChanges(tx, {
+      platformId: quote.platform_id,
+      now,
+      locked,
+      postings: [
+        // 0 - fee rather than -fee: no fee is 0, not -0.
+        {
+          accountId: sender.id,
+          amount: -quote.total_sending_amount,
+          fee: 0 - quote.fees_included,
+          transactionId: outgoing.id,
+        },
+        { accountId: receiver.id, amount: quote.total_receiving_amount, fee: 0, transactionId: incoming.id },
+      ],
+    }),
+    payments(),
+    quotes.updateQuoteStatus(tx, quote.id, { status: "COMPLETED", now }),
+  );
+  return completed;
 }

@@ -1,4 +1,5 @@
 import type { Executor, Tx } from "../core/db/db.js";
+import { together } from "../core/db/scope.js";
 import { type Deps, nowFor, walletVerificationThreshold } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
@@ -48,8 +49,11 @@ export function toQuote(row: store.QuoteRow, now: Date): Quote {
 
 /** Account-level checks: 404 for unknown accounts, then 400, then 409. */
 async function transferAccounts(tx: Tx, caller: Caller, request: AccountTransferRequest) {
-  const source = await findAccountOrThrow(tx, caller, request.source.accountId);
-  const destination = await findAccountOrThrow(tx, caller, request.destination.accountId);
+  // One round trip; the source's 404 still answers first (its read is the first to fail).
+  const [source, destination] = await together(
+    findAccountOrThrow(tx, caller, request.source.accountId),
+    findAccountOrThrow(tx, caller, request.destination.accountId),
+  );
   if (request.source.customerId !== undefined && request.source.customerId !== source.customer_id)
     throw invalidField("source.customerId", "is not the owner of the source account");
   if (request.immediatelyExecute && source.type === "EMBEDDED_WALLET")
@@ -103,8 +107,10 @@ export async function createQuoteIn(
   now: Date,
 ): Promise<store.QuoteRow> {
   const payout = parseId("ExternalAccount", request.destination.accountId) !== null;
-  const accounts = payout ? null : await transferAccounts(tx, caller, request);
-  const platform = await findPlatform(tx, caller.platformId);
+  const [accounts, platform] = await together(
+    payout ? Promise.resolve(null) : transferAccounts(tx, caller, request),
+    findPlatform(tx, caller.platformId),
+  );
   if (!platform) throw new ApiError("PLATFORM_NOT_FOUND");
   const priced = accounts
     ? await newQuoteRow(tx, caller, request, accounts, platform.fee_configs, now)

@@ -3,7 +3,7 @@ import { type Deps, nowFor } from "../core/deps.js";
 import { invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
 import { parseId } from "../core/ids.js";
-import { money } from "../core/money.js";
+import { currency, money } from "../core/money.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { positionBefore } from "../ledger/store.js";
@@ -11,7 +11,6 @@ import { assertWindowClosed } from "./availability.js";
 import { recordStatementFetch } from "./receipts.js";
 import {
   BALANCE_CHANGES_DEFAULT_LIMIT,
-  type BalanceChange,
   type BalanceChangesQuery,
   type BalanceChangeWindow,
   TOTAL_COUNT_CAP,
@@ -50,16 +49,6 @@ async function cursorPosition(
   return { effectiveAt: row.effective_at, id };
 }
 
-function toBalanceChange(row: store.FeedRow, currency: string): BalanceChange {
-  return {
-    id: row.id,
-    amount: money(row.amount, currency),
-    fee: money(row.fee, currency),
-    transactionId: row.transaction_id,
-    effectiveAt: row.effective_at.toISOString(),
-  };
-}
-
 /**
  * `GET /internal-accounts/{id}/balance-changes`: one keyset page of the half-open window `[from, to)`.
  * Opening and closing balances are two index lookups of the running balance (never a sum over
@@ -72,7 +61,7 @@ export async function listBalanceChanges(
   caller: Caller,
   rawAccountId: string,
   query: BalanceChangesQuery,
-): Promise<BalanceChangeWindow> {
+): Promise<string> {
   const now = nowFor(deps, caller);
   const { from, to } = parseWindow(query, now);
   const account = await findAccountOrThrow(deps.db, caller, rawAccountId);
@@ -82,43 +71,42 @@ export async function listBalanceChanges(
   const limit = query.limit ?? BALANCE_CHANGES_DEFAULT_LIMIT;
   // Balances and change counts at both ends are running values on the ledger rows: two index lookups,
   // so neither the balances nor totalCount cost more on a long history.
-  const [rows, start, end] = await Promise.all([
-    store.pageOfChanges(deps.db, window, after, limit + 1),
+  const [page, start, end] = await Promise.all([
+    store.pageOfChangesAsJson(deps.db, window, after, limit, JSON.stringify(currency(account.currency))),
     positionBefore(deps.db, account.id, from, null),
     positionBefore(deps.db, account.id, to, null),
   ]);
-  const counted = end.count - start.count;
-  const opening = start.balance;
-  const closing = end.balance;
   const period = exactChicagoMonth(from, to);
   if (period) await recordStatementFetch(deps, account, period, now);
-  return windowResponse(account, { from, to, rows, limit, counted, opening, closing });
+  return windowJson(account, { from, to, page, limit, counted: end.count - start.count, start, end });
 }
 
-function windowResponse(
+/**
+ * The window as the JSON text of BalanceChangeWindow (statements/schemas.ts), `data` first, as the
+ * database wrote it.
+ */
+function windowJson(
   account: InternalAccountRow,
-  page: {
+  window: {
     from: Date;
     to: Date;
-    rows: store.FeedRow[];
+    page: store.JsonPage;
     limit: number;
     counted: number;
-    opening: number;
-    closing: number;
+    start: { balance: number };
+    end: { balance: number };
   },
-): BalanceChangeWindow {
-  const hasMore = page.rows.length > page.limit;
-  const data = hasMore ? page.rows.slice(0, page.limit) : page.rows;
-  const last = data[data.length - 1];
-  return {
-    data: data.map((row) => toBalanceChange(row, account.currency)),
-    openingBalance: money(page.opening, account.currency),
-    closingBalance: money(page.closing, account.currency),
-    windowStart: formatChicago(page.from),
-    windowEnd: formatChicago(page.to),
+): string {
+  const hasMore = window.page.fetched > window.limit;
+  const rest: Omit<BalanceChangeWindow, "data"> = {
+    openingBalance: money(window.start.balance, account.currency),
+    closingBalance: money(window.end.balance, account.currency),
+    windowStart: formatChicago(window.from),
+    windowEnd: formatChicago(window.to),
     hasMore,
-    ...(hasMore && last ? { nextCursor: last.id } : {}),
-    totalCount: Math.min(page.counted, TOTAL_COUNT_CAP),
-    totalCountIsExact: page.counted <= TOTAL_COUNT_CAP,
+    ...(hasMore && window.page.last_id ? { nextCursor: window.page.last_id } : {}),
+    totalCount: Math.min(window.counted, TOTAL_COUNT_CAP),
+    totalCountIsExact: window.counted <= TOTAL_COUNT_CAP,
   };
+  return `{"data":[${window.page.data}],${JSON.stringify(rest).slice(1)}`;
 }

@@ -30,7 +30,19 @@ export const statementRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
         response: { 200: BalanceChangeWindow, ...errorResponses },
       },
     },
-    async (request) => listBalanceChanges(deps, request.caller, request.params.accountId, request.query),
+    // Already JSON text (the database writes the page): sent as it is.
+    async (request, reply) =>
+      reply
+        .type("application/json; charset=utf-8")
+        // A string is sent as it is, never serialized: the schema above still documents and types the shape.
+        .send(
+          (await listBalanceChanges(
+            deps,
+            request.caller,
+            request.params.accountId,
+            request.query,
+          )) as unknown as BalanceChangeWindow,
+        ),
   );
 
   app.post(

@@ -1,9 +1,10 @@
 import type { Tx } from "../core/db/db.js";
-import { deferUntilCommit } from "../core/db/scope.js";
-import { enqueueEvents, type NewEvent } from "./outbox.js";
+import { deferUntilCommit, sendWithCommit } from "../core/db/scope.js";
+import { enqueueEvents, eventsStatement, type NewEvent } from "./outbox.js";
 
 // A transaction's events written together at its commit: a posting's balance events and its payment's
-// event are one statement instead of one each (issue 20). Still the producer's transaction (outbox).
+// event are one statement instead of one each, sent in the same round trip as the COMMIT (issue 20). Still
+// the producer's transaction (outbox): if the statement fails, the transaction rolls back.
 
 const pending = new WeakMap<Tx, NewEvent[]>();
 
@@ -33,7 +34,10 @@ export async function enqueueEventsAtCommit(tx: Tx, events: NewEvent[]): Promise
   const batch = [...events];
   const deferred = deferUntilCommit(tx, async () => {
     pending.delete(tx);
-    for (const group of groups(batch)) await enqueueEvents(tx, group);
+    for (const group of groups(batch)) {
+      const statement = eventsStatement(group);
+      if (statement) await sendWithCommit(tx, statement.text, statement.params);
+    }
   });
   if (!deferred) {
     await enqueueEvents(tx, batch);

@@ -144,16 +144,25 @@ export async function enqueueUnscheduledEvent(
  * and due now when the platform has an endpoint, else UNDELIVERABLE). Answers the event ids.
  */
 export async function enqueueEvents(tx: Tx, events: NewEvent[]): Promise<string[]> {
+  const statement = eventsStatement(events);
+  if (statement) await tx.query(statement.text, statement.params);
+  return statement?.ids ?? [];
+}
+
+/** enqueueEvents' statement, for a caller that sends it itself (with the commit: webhooks/commit-batch). */
+export function eventsStatement(
+  events: NewEvent[],
+): { text: string; params: unknown[]; ids: string[] } | undefined {
   const first = events[0];
-  if (first === undefined) return [];
+  if (first === undefined) return undefined;
   if (events.some((e) => e.platformId !== first.platformId || e.now.getTime() !== first.now.getTime()))
     throw new Error("enqueueEvents takes events of one platform at one instant");
   const ids = events.map(() => newId("Webhook"));
   const timestamp = first.now.toISOString();
   const bodies = events.map((e, i) => JSON.stringify({ id: ids[i], type: e.type, timestamp, data: e.data }));
   const deliveryIds = events.map(() => `WebhookDelivery:${randomUUID()}`);
-  await tx.query(
-    `WITH endpoint AS (SELECT webhook_endpoint FROM platforms WHERE id = $1 AND webhook_endpoint IS NOT NULL),
+  return {
+    text: `WITH endpoint AS (SELECT webhook_endpoint FROM platforms WHERE id = $1 AND webhook_endpoint IS NOT NULL),
      new_events AS (
        INSERT INTO webhook_events (id, platform_id, type, body, created_at)
        SELECT e.id, $1, e.type, e.body, $2 FROM unnest($3::text[], $4::text[], $5::text[]) AS e(id, type, body))
@@ -161,7 +170,7 @@ export async function enqueueEvents(tx: Tx, events: NewEvent[]): Promise<string[
      SELECT d.id, d.event_id, $1, CASE WHEN EXISTS (SELECT 1 FROM endpoint) THEN 'PENDING' ELSE 'UNDELIVERABLE' END,
             0, CASE WHEN EXISTS (SELECT 1 FROM endpoint) THEN $2::timestamptz END, $2, $2
      FROM unnest($6::text[], $3::text[]) AS d(id, event_id)`,
-    [first.platformId, first.now, ids, events.map((e) => e.type), bodies, deliveryIds],
-  );
-  return ids;
+    params: [first.platformId, first.now, ids, events.map((e) => e.type), bodies, deliveryIds],
+    ids,
+  };
 }

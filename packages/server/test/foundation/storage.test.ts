@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import type { Db } from "../../src/core/db/db.js";
 import { loadMigrations, migrate } from "../../src/core/db/migrate.js";
 import { openPglite } from "../../src/core/db/pglite.js";
-import { deferUntilCommit } from "../../src/core/db/scope.js";
+import { deferUntilCommit, sendWithCommit, together } from "../../src/core/db/scope.js";
 import { openTestDb } from "../test-db.js";
 
 let db: Db;
@@ -116,6 +116,78 @@ describe("db API: query and transaction", () => {
     await expect(refused).rejects.toThrow("refused at commit");
     expect(await db.query("SELECT value FROM counters WHERE id = $1", [id])).toEqual([{ value: 11 }]);
     expect(deferUntilCommit({}, async () => undefined)).toBe(false);
+  });
+
+  test("a statement sent with the commit is committed with the rest of the transaction, after the deferred work", async () => {
+    const id = `with-commit-${Math.random()}`;
+    await db.transaction(async (tx) => {
+      await sendWithCommit(tx, "UPDATE counters SET value = value * 2 WHERE id = $1", [id]);
+      deferUntilCommit({}, async () => {
+        await tx.query("UPDATE counters SET value = value + 1 WHERE id = $1", [id]);
+      });
+      await tx.query("INSERT INTO counters (id, value) VALUES ($1, 5)", [id]);
+    });
+    expect(await db.query("SELECT value FROM counters WHERE id = $1", [id])).toEqual([{ value: 12 }]);
+  });
+
+  test("a statement sent with the commit that fails rolls the whole transaction back and its error is thrown", async () => {
+    const id = `with-commit-failing-${Math.random()}`;
+    const failing = db.transaction(async (tx) => {
+      await tx.query("INSERT INTO counters (id, value) VALUES ($1, 1)", [id]);
+      await sendWithCommit(tx, "INSERT INTO counters (id, value) VALUES ($1, 2)", [id]);
+    });
+    await expect(failing).rejects.toMatchObject({ code: "23505" });
+    expect(await db.query("SELECT * FROM counters WHERE id = $1", [id])).toEqual([]);
+    // The connection is usable afterwards: the next transaction commits normally.
+    await db.transaction((tx) => tx.query("INSERT INTO counters (id, value) VALUES ($1, 3)", [id]));
+    expect(await db.query("SELECT value FROM counters WHERE id = $1", [id])).toEqual([{ value: 3 }]);
+  });
+
+  test("a parameter the driver cannot send fails the transaction before anything is committed", async () => {
+    const id = `with-commit-unsendable-${Math.random()}`;
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const failing = db.transaction(async (tx) => {
+      await tx.query("INSERT INTO counters (id, value) VALUES ($1, 1)", [id]);
+      await sendWithCommit(tx, "SELECT $1::jsonb", [circular]);
+    });
+    await expect(failing).rejects.toThrow();
+    expect(await db.query("SELECT * FROM counters WHERE id = $1", [id])).toEqual([]);
+  });
+
+  test("steps issued together answer in order; a failure is the first in argument order, thrown once all have settled", async () => {
+    const id = `together-${Math.random()}`;
+    const [inserted, counted] = await db.transaction((tx) =>
+      together(
+        tx.query("INSERT INTO counters (id, value) VALUES ($1, 1) RETURNING value", [id]),
+        tx.query<{ n: number }>("SELECT count(*)::int8 AS n FROM counters WHERE id = $1", [id]),
+      ),
+    );
+    expect(inserted).toEqual([{ value: 1 }]);
+    expect(counted).toEqual([{ n: 1 }]);
+    let lateStepFinished = false;
+    const failing = db.transaction((tx) =>
+      together(
+        (async () => {
+          await tx.query("SELECT 1");
+          await tx.query("UPDATE counters SET value = 2 WHERE id = $1", [id]);
+          lateStepFinished = true;
+        })(),
+        Promise.reject(new Error("second step refused")),
+        Promise.reject(new Error("third step refused")),
+      ),
+    );
+    await expect(failing).rejects.toThrow("second step refused");
+    expect(lateStepFinished).toBe(true);
+    expect(await db.query("SELECT value FROM counters WHERE id = $1", [id])).toEqual([{ value: 1 }]);
+  });
+
+  test("a statement issued after its transaction ended fails instead of reaching the connection's next user", async () => {
+    let leaked: Parameters<Parameters<Db["transaction"]>[0]>[0] | undefined;
+    await db.transaction(async (tx) => {
+      leaked = tx;
+    });
+    await expect(async () => leaked?.query("SELECT 1")).rejects.toThrow(/after its transaction ended/);
   });
 
   test("a transaction that throws leaves nothing written", async () => {

@@ -44,18 +44,32 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Db & { du
       return withRetry(
         () =>
           exclusive(async () => {
-            const tx: Tx = { inTransaction: true, query: rawQuery };
+            let ended = false;
+            const tx: Tx = {
+              inTransaction: true,
+              query: (text, params) => {
+                if (ended) throw new Error("a statement was issued after its transaction ended");
+                return rawQuery(text, params);
+              },
+            };
             await pg.exec(beginStatement(txOptions));
             try {
-              const value = await inTransactionScope(async () => {
-                if (preamble) await preamble(tx);
-                return fn(tx);
-              });
-              await pg.exec("COMMIT");
-              return value;
+              return await inTransactionScope(
+                async () => {
+                  if (preamble) await preamble(tx);
+                  return fn(tx);
+                },
+                async (withCommit) => {
+                  for (const statement of withCommit)
+                    await statement.tx.query(statement.text, statement.params);
+                  await pg.exec("COMMIT");
+                },
+              );
             } catch (error) {
               await pg.exec("ROLLBACK");
               throw error;
+            } finally {
+              ended = true;
             }
           }),
         txOptions,

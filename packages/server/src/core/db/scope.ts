@@ -5,7 +5,18 @@ import type { Tx } from "./db.js";
 // transaction on PostgreSQL (breaking atomicity) and waits forever on PGlite, whose one session is held by
 // the transaction itself. Marking the callback's async context turns both into an immediate error.
 type Deferred = Map<unknown, () => Promise<void>>;
-const insideTransaction = new AsyncLocalStorage<{ atCommit: Deferred; lastAtCommit: Deferred }>();
+/** A statement whose answer nobody reads, sent together with COMMIT (sendWithCommit). */
+export interface StatementWithCommit {
+  tx: Tx;
+  text: string;
+  params: readonly unknown[];
+}
+interface TransactionContext {
+  atCommit: Deferred;
+  lastAtCommit: Deferred;
+  withCommit: StatementWithCommit[];
+}
+const insideTransaction = new AsyncLocalStorage<TransactionContext>();
 
 async function drain(deferred: Deferred): Promise<void> {
   for (const [key, work] of deferred) {
@@ -16,19 +27,34 @@ async function drain(deferred: Deferred): Promise<void> {
 
 /**
  * Runs a transaction callback with its async context marked, then the work deferred to its commit
- * (deferUntilCommit), in the order it was first deferred (work deferred `last` after the rest), before the
- * caller commits.
+ * (deferUntilCommit), in the order it was first deferred (work deferred `last` after the rest), then
+ * `commit` with the statements to send together with COMMIT (sendWithCommit).
  */
-export function inTransactionScope<T>(work: () => Promise<T>): Promise<T> {
-  const context = { atCommit: new Map(), lastAtCommit: new Map() };
+export function inTransactionScope<T>(
+  work: () => Promise<T>,
+  commit: (withCommit: StatementWithCommit[]) => Promise<void>,
+): Promise<T> {
+  const context: TransactionContext = { atCommit: new Map(), lastAtCommit: new Map(), withCommit: [] };
   return insideTransaction.run(context, async () => {
     const value = await work();
     while (context.atCommit.size > 0 || context.lastAtCommit.size > 0) {
       await drain(context.atCommit);
       await drain(context.lastAtCommit);
     }
+    await commit(context.withCommit.splice(0));
     return value;
   });
+}
+
+/**
+ * Sends a write whose answer nobody reads together with the transaction's COMMIT, in the same round trip
+ * (issue 20): if it fails, the transaction rolls back and db.transaction throws its error. Runs at once
+ * outside a transaction scope.
+ */
+export async function sendWithCommit(tx: Tx, text: string, params: readonly unknown[]): Promise<void> {
+  const context = insideTransaction.getStore();
+  if (context) context.withCommit.push({ tx, text, params });
+  else await tx.query(text, params);
 }
 
 /**
@@ -72,4 +98,19 @@ export function withTransactionPreamble<T>(preamble: TransactionPreamble, work: 
 /** The preamble in context, if any. */
 export function transactionPreamble(): TransactionPreamble | undefined {
   return preambles.getStore();
+}
+
+/**
+ * Awaits a transaction's steps issued together (their statements go out in one round trip) and answers
+ * their values in order. A failure is thrown only once every step has settled, so no step of the
+ * transaction still runs after it ends, and it is the first failure in argument order: errors answer in
+ * the order the steps were written, whatever their timing.
+ */
+export async function together<T extends readonly unknown[]>(
+  ...steps: { [K in keyof T]: Promise<T[K]> }
+): Promise<T> {
+  const outcomes = await Promise.allSettled(steps);
+  const failure = outcomes.find((outcome) => outcome.status === "rejected");
+  if (failure) throw failure.reason;
+  return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Tx } from "../db/db.js";
+import { sendWithCommit } from "../db/scope.js";
 import type { Deps } from "../deps.js";
 
 export interface Job {
@@ -62,16 +63,21 @@ export function withQueue(handler: (context: JobContext) => Promise<void>, queue
 /** Schedules work inside the caller's transaction: it exists only if the change that needs it commits. */
 export async function scheduleJob(
   tx: Tx,
-  job: { platformId: string; kind: string; payload: Record<string, unknown>; runAt: Date; now: Date },
+  job: NewJob,
+  /** Send the insert with the transaction's COMMIT (sendWithCommit): for a job nothing reads before it. */
+  options: { withCommit?: boolean } = {},
 ): Promise<string> {
   const id = randomUUID();
-  await tx.query(
-    `INSERT INTO jobs (id, platform_id, kind, payload, run_at, state, attempts, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, 'PENDING', 0, $6, $6)`,
-    [id, job.platformId, job.kind, job.payload, job.runAt, job.now],
-  );
+  const params = [id, job.platformId, job.kind, job.payload, job.runAt, job.now];
+  if (options.withCommit) await sendWithCommit(tx, INSERT_JOB, params);
+  else await tx.query(INSERT_JOB, params);
   return id;
 }
+
+type NewJob = { platformId: string; kind: string; payload: Record<string, unknown>; runAt: Date; now: Date };
+
+const INSERT_JOB = `INSERT INTO jobs (id, platform_id, kind, payload, run_at, state, attempts, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, 'PENDING', 0, $6, $6)`;
 
 interface JobRow {
   [column: string]: unknown;

@@ -300,7 +300,8 @@ describe("quote authorization through the SDK", () => {
   test("resendQuoteScaCode (204) replaces the scaChallenge; too soon is a PaysvcError 429 RATE_LIMITED", async () => {
     const { paysvc, raw } = await platform();
     const { quoteId, held } = await heldPayout(paysvc, raw);
-    await expect(paysvc.sca.resendQuoteScaCode(quoteId)).rejects.toMatchObject({
+    // maxRetries 0: the client otherwise waits out the 429's Retry-After (up to 30 s) and sends it again.
+    await expect(paysvc.sca.resendQuoteScaCode(quoteId, { maxRetries: 0 })).rejects.toMatchObject({
       status: 429,
       code: "RATE_LIMITED",
     });

@@ -162,7 +162,8 @@ export class ScaResource {
 
   /**
    * `POST /quotes/{quoteId}/authorize/resend` (`resendQuoteScaCode`) → `204`: a new code; the quote's
-   * `scaChallenge` changes. Within 30 seconds of the last code: `PaysvcError` status 429 `RATE_LIMITED`.
+   * `scaChallenge` changes. Within 30 seconds of the last code: 429 `RATE_LIMITED` with Retry-After, which
+   * the client waits out and retries like any 429 (`maxRetries`); past them, a `PaysvcError` status 429.
    */
   async resendQuoteScaCode(quoteId: string, options?: RequestOptions): Promise<EmptyResult> {
     return this.#sender.send("POST", path`/quotes/${quoteId}/authorize/resend`, { options });

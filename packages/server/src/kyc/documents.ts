@@ -149,6 +149,29 @@ export async function replaceDocument(
   return toDocument(row);
 }
 
+/**
+ * `DELETE /documents/{documentId}` (the hosted API's deleteDocument) → 204, while its customer's kycStatus is
+ * UNVERIFIED. Once a packet is under review or decided (PENDING, HOLD, APPROVED, REJECTED) its documents are
+ * the record of it: `409 CONFLICT`.
+ */
+export async function deleteDocument(deps: Deps, caller: Caller, rawId: string): Promise<void> {
+  const id = parseId("Document", rawId);
+  const deleted = id
+    ? await deps.db.transaction(async (tx) => {
+        const row = await store.lockDocumentWithKycStatus(tx, caller.platformId, id);
+        if (!row) return false;
+        if (row.kyc_status !== "UNVERIFIED") {
+          throw new ApiError("CONFLICT", {
+            reason: `Document ${id} is part of customer ${row.customer_id}'s verification (kycStatus ${row.kyc_status}) and cannot be deleted.`,
+          });
+        }
+        await store.deleteDocument(tx, id);
+        return true;
+      })
+    : false;
+  if (!deleted) throw new ApiError("NOT_FOUND", { reason: `No document ${rawId}.` });
+}
+
 export async function getDocument(deps: Deps, caller: Caller, rawId: string): Promise<Document> {
   return toDocument(await findDocumentOrThrow(deps, caller, rawId));
 }

@@ -4,7 +4,7 @@ import type { Deps } from "../core/deps.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { errorResponses, StringEnum } from "../core/http/schemas.js";
 import { beneficialOwnerRoutes } from "./beneficial-owner-routes.js";
-import { createDocument, getDocument, listDocuments, replaceDocument } from "./documents.js";
+import { createDocument, deleteDocument, getDocument, listDocuments, replaceDocument } from "./documents.js";
 import { kycLinkRoutes } from "./kyc-link-routes.js";
 import {
   CreateDocumentBody,
@@ -70,6 +70,15 @@ export const kycRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
       },
     },
     async (request) => replaceDocument(deps, request.caller, request.params.documentId, request.body),
+  );
+
+  app.delete(
+    "/documents/:documentId",
+    { schema: { tags, params: DocumentParams, response: { 204: Type.Null(), ...errorResponses } } },
+    async (request, reply) => {
+      await deleteDocument(deps, request.caller, request.params.documentId);
+      return reply.code(204).send();
+    },
   );
 
   app.post(

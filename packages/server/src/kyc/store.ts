@@ -79,6 +79,27 @@ export async function findDocument(
   return row;
 }
 
+/**
+ * The document and its customer's kycStatus, both rows locked: a deletion and a verification submission
+ * (which locks the customer) are serialized, so a packet is never judged on a document being deleted.
+ */
+export async function lockDocumentWithKycStatus(
+  tx: Tx,
+  platformId: string,
+  id: string,
+): Promise<{ id: string; customer_id: string; kyc_status: string } | undefined> {
+  const [row] = await tx.query<{ id: string; customer_id: string; kyc_status: string }>(
+    `SELECT d.id, d.customer_id, c.kyc_status FROM documents d JOIN customers c ON c.id = d.customer_id
+     WHERE d.platform_id = $1 AND d.id = $2 FOR UPDATE OF d, c`,
+    [platformId, id],
+  );
+  return row;
+}
+
+export async function deleteDocument(tx: Tx, id: string): Promise<void> {
+  await tx.query("DELETE FROM documents WHERE id = $1", [id]);
+}
+
 /** The document types a customer has on file, for the packet check. */
 export async function documentTypesOf(db: Executor, customerId: string): Promise<Set<string>> {
   const rows = await db.query<{ document_type: string }>(

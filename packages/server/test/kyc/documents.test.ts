@@ -312,3 +312,64 @@ describe("reading and replacing documents", () => {
     expect(all.body).toEqual({ data: [], hasMore: false, totalCount: 0 });
   });
 });
+
+describe("DELETE /documents/{id}", () => {
+  test("deleting a document of an UNVERIFIED customer -> 204; it is gone from reads and lists", async () => {
+    const customerId = await newCustomer();
+    const id = (await upload(customerId)).body.id;
+    const res = await client.request("DELETE", `/documents/${id}`);
+    expect(res.status).toBe(204);
+    expect((await client.get(`/documents/${id}`)).status).toBe(404);
+    expect((await client.get(`/documents?customerId=${customerId}`)).body).toMatchObject({
+      data: [],
+      totalCount: 0,
+    });
+    // The type is free again: the customer can upload a new passport.
+    expect((await upload(customerId)).status).toBe(201);
+  });
+
+  test("a document of a customer whose verification was submitted and decided -> 409 CONFLICT, kept", async () => {
+    const customer = await client.post("/customers", {
+      customerType: "INDIVIDUAL",
+      fullName: "Jane Doe 457",
+      birthDate: "1990-01-31",
+      nationality: "US",
+      address: { line1: "1 Main St", city: "Austin", postalCode: "78701", country: "US" },
+    });
+    const id = (await upload(customer.body.id)).body.id;
+    await upload(customer.body.id, "PROOF_OF_ADDRESS");
+    const submitted = await client.post("/verifications", { customerId: customer.body.id });
+    expect(submitted.body).toMatchObject({ verificationStatus: "APPROVED" });
+    const res = await client.request("DELETE", `/documents/${id}`);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: "CONFLICT" });
+    expect((await client.get(`/documents/${id}`)).status).toBe(200);
+  });
+
+  test("an unknown, malformed or another platform's document -> 404 NOT_FOUND", async () => {
+    const id = (await upload(await newCustomer())).body.id;
+    for (const [c, target] of [
+      [client, unknownId],
+      [client, "not-an-id"],
+      [client.as(other), id],
+    ] as const) {
+      const res = await c.request("DELETE", `/documents/${encodeURIComponent(target)}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ code: "NOT_FOUND", reason: `No document ${target}.` });
+    }
+    expect((await client.get(`/documents/${id}`)).status).toBe(200);
+  });
+
+  test("a token without MANAGE -> 403 FORBIDDEN", async () => {
+    const id = (await upload(await newCustomer())).body.id;
+    const token = await client.post("/tokens", { name: "viewer", permissions: ["VIEW"] });
+    const viewer = {
+      ...server.platform,
+      clientId: String(token.body.clientId),
+      clientSecret: String(token.body.clientSecret),
+    };
+    const res = await client.as(viewer).request("DELETE", `/documents/${id}`);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: "FORBIDDEN" });
+  });
+});

@@ -77,7 +77,7 @@ export const kycRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
     { schema: { tags, params: DocumentParams, response: { 204: Type.Null(), ...errorResponses } } },
     async (request, reply) => {
       await deleteDocument(deps, request.caller, request.params.documentId);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 

@@ -329,7 +329,7 @@ describe("DELETE /documents/{id}", () => {
   });
 
   test("a document of a customer whose verification was submitted and decided -> 409 CONFLICT, kept", async () => {
-    const customer = await client.post("/customers", {
+    const customer = await client.post<{ id: string }>("/customers", {
       customerType: "INDIVIDUAL",
       fullName: "Jane Doe 457",
       birthDate: "1990-01-31",

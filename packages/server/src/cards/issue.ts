@@ -26,10 +26,7 @@ export async function findCardOrThrow(
   rawId: string,
   lock = false,
 ): Promise<store.CardRow> {
-  const id = parseId("Card", rawId);
-  const row = id ? await store.findCard(db, caller.platformId, id, lock) : undefined;
-  if (!row) throw new ApiError("NOT_FOUND", { reason: `No card ${rawId}.` });
-  return row;
+  return cardOr404(rawId, (id) => store.findCard(db, caller.platformId, id, lock));
 }
 
 /** findCardOrThrow with the cardholder's platformCustomerId, for the card transaction events it fires. */
@@ -39,8 +36,13 @@ export async function findCardAndCardholderOrThrow(
   rawId: string,
   lock = false,
 ): Promise<{ card: store.CardRow; cardholder: store.Cardholder }> {
+  return cardOr404(rawId, (id) => store.findCardWithCardholder(db, caller.platformId, id, lock));
+}
+
+/** A malformed id and an unknown (or another platform's) card answer the same 404. */
+async function cardOr404<T>(rawId: string, find: (id: string) => Promise<T | undefined>): Promise<T> {
   const id = parseId("Card", rawId);
-  const found = id ? await store.findCardWithCardholder(db, caller.platformId, id, lock) : undefined;
+  const found = id ? await find(id) : undefined;
   if (!found) throw new ApiError("NOT_FOUND", { reason: `No card ${rawId}.` });
   return found;
 }

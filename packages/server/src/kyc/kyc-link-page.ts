@@ -1,17 +1,18 @@
-import { escapeHtml, hostedFormPageHeaders, htmlDocument } from "../core/http/html-page.js";
+import {
+  escapeHtml,
+  hostedFormPageHeaders,
+  hostedFormPageStyle,
+  htmlDocument,
+} from "../core/http/html-page.js";
 import type { KycPageView } from "./kyc-link.js";
 import type { Verification } from "./schemas.js";
 
 /** Headers of every hosted KYC page (core/http/html-page.ts). */
 export const kycPageHeaders = hostedFormPageHeaders;
 
-const style = `
-  body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #111827; background: #f3f4f6; }
-  main { max-width: 32rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border-radius: 0.75rem; }
-  h1 { font-size: 1.35rem; margin: 0 0 0.5rem; }
-  .hint { color: #4b5563; font-size: 0.9rem; }
+const style = `${hostedFormPageStyle}
   .sandbox { background: #fef3c7; border: 1px solid #f59e0b; border-radius: 0.5rem; padding: 0.5rem 1rem; }
-  button, .continue { font: inherit; padding: 0.6rem 1.2rem; border: 0; border-radius: 0.5rem; background: #1d4ed8;
+  .continue { font: inherit; padding: 0.6rem 1.2rem; border-radius: 0.5rem; background: #1d4ed8;
     color: #fff; text-decoration: none; display: inline-block; }
 `;
 

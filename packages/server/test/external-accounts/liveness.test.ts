@@ -12,7 +12,9 @@ let server: TestServer;
 let client: TestClient;
 let customerId: string;
 beforeAll(async () => {
-  server = await startServer();
+  // The service clock stands still (platform clocks move only by /sandbox/clock/advance): the expiry test
+  // submits 1 s before expiresAt, which real time passing on a loaded machine would otherwise overshoot.
+  server = await startServer({ serviceTime: "2026-03-02T15:00:00.000Z" });
   client = server.client;
   customerId = await newCustomer(client);
 });
@@ -426,7 +428,8 @@ describe("submitting the hosted page", () => {
     const account = await wallet(c, owner);
     const challenge = await liveness(account.id, c);
     const clock = (await c.get<{ now: string }>("/sandbox/clock")).body.now;
-    // Submit 1 s before expiry: the provider's answer (3 s later) lands after it.
+    // Submit 1 s before expiry: the provider's answer (3 s later) lands after it. The platform clock moves
+    // only by advance here (the service clock stands still), so the 1 s is exact.
     await advance(c, Date.parse(challenge.expiresAt) - Date.parse(clock) - 1_000);
     expect((await submitForm(challenge.verificationLink, { outcome: "PASS" })).res.status).toBe(200);
     await providerAnswers(c);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import type { Db } from "../../src/core/db/db.js";
 import { loadMigrations, migrate } from "../../src/core/db/migrate.js";
 import { openPglite } from "../../src/core/db/pglite.js";
+import { savepointDb } from "../../src/core/db/savepoint.js";
 import { deferUntilCommit, sendWithCommit, together } from "../../src/core/db/scope.js";
 import { openTestDb } from "../test-db.js";
 
@@ -153,6 +154,37 @@ describe("db API: query and transaction", () => {
     });
     await expect(failing).rejects.toThrow();
     expect(await db.query("SELECT * FROM counters WHERE id = $1", [id])).toEqual([]);
+  });
+
+  test("a savepoint step that fails leaves nothing behind, not even the work it deferred to the outer commit", async () => {
+    const kept = `savepoint-kept-${Math.random()}`;
+    const dropped = `savepoint-dropped-${Math.random()}`;
+    await db.transaction(async (tx) => {
+      const steps = savepointDb(db, tx);
+      await steps.transaction(async (step) => {
+        await step.query("INSERT INTO counters (id, value) VALUES ($1, 1)", [kept]);
+        deferUntilCommit({}, () =>
+          step.query("UPDATE counters SET value = 2 WHERE id = $1", [kept]).then(() => undefined),
+        );
+        await sendWithCommit(step, "UPDATE counters SET value = value * 10 WHERE id = $1", [kept]);
+      });
+      const failing = steps.transaction(async (step) => {
+        await step.query("INSERT INTO counters (id, value) VALUES ($1, 1)", [dropped]);
+        deferUntilCommit({}, () =>
+          step
+            .query("INSERT INTO counters (id, value) VALUES ($1, 7)", [`${dropped}-deferred`])
+            .then(() => undefined),
+        );
+        await sendWithCommit(step, "INSERT INTO counters (id, value) VALUES ($1, 8)", [
+          `${dropped}-with-commit`,
+        ]);
+        throw new Error("row refused");
+      });
+      await expect(failing).rejects.toThrow("row refused");
+    });
+    expect(await db.query("SELECT value FROM counters WHERE id = $1", [kept])).toEqual([{ value: 20 }]);
+    const leftovers = await db.query("SELECT id FROM counters WHERE id LIKE $1", [`${dropped}%`]);
+    expect(leftovers).toEqual([]);
   });
 
   test("steps issued together answer in order; a failure is the first in argument order, thrown once all have settled", async () => {

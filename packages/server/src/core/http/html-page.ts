@@ -28,6 +28,15 @@ export const hostedFormPageHeaders: Record<string, string> = {
   "x-frame-options": "DENY",
 };
 
+/** The look every hosted form page shares (liveness, KYC): one card on a grey page; pages add their own rules. */
+export const hostedFormPageStyle = `
+  body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #111827; background: #f3f4f6; }
+  main { max-width: 32rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border-radius: 0.75rem; }
+  h1 { font-size: 1.35rem; margin: 0 0 0.5rem; }
+  .hint { color: #4b5563; font-size: 0.9rem; }
+  button { font: inherit; padding: 0.6rem 1.2rem; border: 0; border-radius: 0.5rem; background: #1d4ed8; color: #fff; }
+`;
+
 /** A complete HTML document with an inline style sheet; `body` is trusted markup (escape its text first). */
 export function htmlDocument(title: string, style: string, body: string): string {
   return `<!doctype html>

@@ -19,7 +19,7 @@ interface SchemaNode {
 
 type Segment = string | number;
 
-/** A column header as a path of field names and array indexes: `address.line1`, `beneficialOwners[0].lastName`. */
+/** A column header as a path of field names and array indexes: `address.line1`, `agreementConsents[0].type`. */
 function segmentsOf(header: string): Segment[] | null {
   if (!/^[A-Za-z][A-Za-z0-9]*(\[\d{1,3}\])?(\.[A-Za-z][A-Za-z0-9]*(\[\d{1,3}\])?)*$/.test(header))
     return null;

@@ -77,7 +77,7 @@ export const bulkCustomerRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
         consumes: ["multipart/form-data"],
         description:
           "Imports customers from a CSV file sent as the multipart/form-data part `file` (at most 10 MiB and " +
-          "10,000 rows). The header names `POST /customers` fields (`address.line1`, `beneficialOwners[0].lastName`; " +
+          "10,000 rows). The header names `POST /customers` fields (`address.line1`, `agreementConsents[0].type`; " +
           "`currencies` takes a comma-separated list); each row is validated and created like `POST /customers`. " +
           "Answers `202` with the job to poll at `GET /customers/bulk/jobs/{jobId}`.",
         response: { 202: BulkCustomerImportJobAccepted, ...errorResponses },

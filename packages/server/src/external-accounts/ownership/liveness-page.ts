@@ -1,5 +1,10 @@
 import type { FieldError } from "../../core/errors/api-error.js";
-import { escapeHtml, hostedFormPageHeaders, htmlDocument } from "../../core/http/html-page.js";
+import {
+  escapeHtml,
+  hostedFormPageHeaders,
+  hostedFormPageStyle,
+  htmlDocument,
+} from "../../core/http/html-page.js";
 import type { GoneReason, LivenessView } from "./liveness-flow.js";
 import { MAX_IMAGE_BYTES } from "./liveness-submission.js";
 
@@ -9,18 +14,13 @@ import { MAX_IMAGE_BYTES } from "./liveness-submission.js";
  */
 export const livenessPageHeaders = hostedFormPageHeaders;
 
-const style = `
-  body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: #111827; background: #f3f4f6; }
-  main { max-width: 32rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border-radius: 0.75rem; }
-  h1 { font-size: 1.35rem; margin: 0 0 0.5rem; }
+const style = `${hostedFormPageStyle}
   fieldset { border: 1px solid #d1d5db; border-radius: 0.5rem; margin: 1rem 0; padding: 0.75rem 1rem; }
   legend { font-weight: 600; padding: 0 0.25rem; }
   .wallet { font-family: ui-monospace, monospace; word-break: break-all; }
-  .hint { color: #4b5563; font-size: 0.9rem; }
   .sandbox { background: #fef3c7; border-color: #f59e0b; }
   .errors { background: #fee2e2; border: 1px solid #ef4444; border-radius: 0.5rem; padding: 0.5rem 1rem; }
   label { display: block; margin: 0.35rem 0; }
-  button { font: inherit; padding: 0.6rem 1.2rem; border: 0; border-radius: 0.5rem; background: #1d4ed8; color: #fff; }
 `;
 
 function page(title: string, body: string): string {

@@ -12,6 +12,7 @@ import type {
   Agent,
   AgentAction,
   AgentActionListParams,
+  AgentTransferInBody,
   AgentTransferOutBody,
   AnyTransaction,
   CreateQuoteBody,
@@ -62,10 +63,9 @@ function check(condition: boolean, message: string): void {
 
 /**
  * What an agent app does with its own access token (`/agents/me/**`, `Authorization: Bearer`), bound to
- * the agent's customer and limited by its policy (`PermissionError` `FORBIDDEN` for an operation the policy
- * does not allow; `AuthenticationError` once the agent is revoked or its token replaced). With
- * `requirePlatformApproval`, an executed quote's payment waits until the platform calls
- * `transactions.approve`. These routes take no Idempotency-Key, so the client never repeats a POST after a 5xx.
+ * the agent's customer and limited by its policy (`PermissionError` `FORBIDDEN` for a permission the policy
+ * lacks or while the agent is paused; `AuthenticationError` once the agent is deleted or its token replaced).
+ * Under `APPROVAL_REQUIRED`, a payment's action waits in `PENDING_APPROVAL` until the platform approves it. These routes take no Idempotency-Key, so the client never repeats a POST after a 5xx.
  */
 export class AgentClient {
   readonly #sender: RequestSender;
@@ -107,7 +107,7 @@ export class AgentClient {
     return this.#send("GET", "/agents/me", {}, options);
   }
 
-  /** `GET /agents/me/internal-accounts` (`VIEW_ACCOUNTS`): one page of the customer's accounts. */
+  /** `GET /agents/me/internal-accounts` (no permission needed): one page of the customer's accounts. */
   async listInternalAccounts(
     params: AgentInternalAccountListParams = {},
     options?: AgentRequestOptions,
@@ -122,7 +122,7 @@ export class AgentClient {
     return paginate((page) => this.listInternalAccounts(page, options), params);
   }
 
-  /** `GET /agents/me/external-accounts` (`VIEW_ACCOUNTS`). */
+  /** `GET /agents/me/external-accounts` (no permission needed). */
   async listExternalAccounts(
     params: AgentExternalAccountListParams = {},
     options?: AgentRequestOptions,
@@ -137,7 +137,7 @@ export class AgentClient {
     return paginate((page) => this.listExternalAccounts(page, options), params);
   }
 
-  /** `POST /agents/me/external-accounts` (`CREATE_EXTERNAL_ACCOUNTS`): an account of the agent's customer. */
+  /** `POST /agents/me/external-accounts` (`MANAGE_EXTERNAL_ACCOUNTS`): an account of the agent's customer. */
   async createExternalAccount(
     body: CreatePlatformExternalAccountBody,
     options?: AgentRequestOptions,
@@ -145,7 +145,7 @@ export class AgentClient {
     return this.#send("POST", "/agents/me/external-accounts", { body }, options);
   }
 
-  /** `GET /agents/me/external-accounts/{externalAccountId}` (`VIEW_ACCOUNTS`): one of the customer's accounts. */
+  /** `GET /agents/me/external-accounts/{externalAccountId}`: one of the customer's accounts. */
   async getExternalAccount(
     externalAccountId: string,
     options?: AgentRequestOptions,
@@ -153,7 +153,7 @@ export class AgentClient {
     return this.#send("GET", path`/agents/me/external-accounts/${externalAccountId}`, {}, options);
   }
 
-  /** `DELETE /agents/me/external-accounts/{externalAccountId}` (`CREATE_EXTERNAL_ACCOUNTS`) → `204`. */
+  /** `DELETE /agents/me/external-accounts/{externalAccountId}` (`MANAGE_EXTERNAL_ACCOUNTS`) → `204`. */
   async deleteExternalAccount(
     externalAccountId: string,
     options?: AgentRequestOptions,
@@ -161,7 +161,7 @@ export class AgentClient {
     return this.#send("DELETE", path`/agents/me/external-accounts/${externalAccountId}`, {}, options);
   }
 
-  /** `POST /agents/me/quotes` (`SEND_PAYMENTS`): prices a payment from the customer's account. */
+  /** `POST /agents/me/quotes` (`CREATE_QUOTES`): prices a payment from the customer's account. */
   async createQuote(body: CreateQuoteBody, options?: AgentRequestOptions): Promise<ApiResult<Quote>> {
     return this.#send("POST", "/agents/me/quotes", { body }, options);
   }
@@ -172,18 +172,19 @@ export class AgentClient {
   }
 
   /**
-   * `POST /agents/me/quotes/{quoteId}/execute`: with `requirePlatformApproval` the payment waits as a
-   * `PENDING` transaction (`pendingReason: "PLATFORM_APPROVAL_REQUIRED"`) until the platform approves it.
+   * `POST /agents/me/quotes/{quoteId}/execute` (`EXECUTE_QUOTES`) → the EXECUTE_QUOTE action: `APPROVED`
+   * (executed), or `PENDING_APPROVAL` with its payment waiting as a `PENDING` transaction
+   * (`pendingReason: "PLATFORM_APPROVAL_REQUIRED"`) until the platform approves it.
    */
   async executeQuote(
     quoteId: string,
     body: ExecuteQuoteBody = {},
     options?: AgentRequestOptions,
-  ): Promise<ApiResult<Quote>> {
+  ): Promise<ApiResult<AgentAction>> {
     return this.#send("POST", path`/agents/me/quotes/${quoteId}/execute`, { body }, options);
   }
 
-  /** `GET /agents/me/actions` (`SEND_PAYMENTS`): one page of the agent's own actions, newest first. */
+  /** `GET /agents/me/actions`: one page of the agent's own actions, newest first. */
   async listActions(
     params: AgentActionListParams = {},
     options?: AgentRequestOptions,
@@ -204,14 +205,25 @@ export class AgentClient {
   }
 
   /**
-   * `POST /agents/me/transfer-out` (`SEND_PAYMENTS`) → `201` TRANSFER_OUT action: `PENDING_APPROVAL` while the
-   * policy requires platform approval, else `APPROVED` with its payment executing.
+   * `POST /agents/me/transfer-out` (`CREATE_TRANSFERS`) → `201` TRANSFER_OUT action: `PENDING_APPROVAL` while
+   * the policy requires platform approval, else `APPROVED` with its payment executing.
    */
   async transferOut(
     body: AgentTransferOutBody,
     options?: AgentRequestOptions,
   ): Promise<ApiResult<AgentAction>> {
     return this.#send("POST", "/agents/me/transfer-out", { body }, options);
+  }
+
+  /**
+   * `POST /agents/me/transfer-in` (`CREATE_TRANSFERS`) → `201` TRANSFER_IN action: `APPROVED` with the money
+   * moved, or `PENDING_APPROVAL` with nothing moved until the platform approves it.
+   */
+  async transferIn(
+    body: AgentTransferInBody,
+    options?: AgentRequestOptions,
+  ): Promise<ApiResult<AgentAction>> {
+    return this.#send("POST", "/agents/me/transfer-in", { body }, options);
   }
 
   /** `GET /agents/me/transactions` (`VIEW_TRANSACTIONS`). */

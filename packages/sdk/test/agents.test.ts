@@ -3,7 +3,7 @@ import { setDailyVolumeLimit } from "../../server/src/quotes/daily-volume.js";
 import { startServer, type TestServer } from "../../server/test/harness.js";
 import {
   AgentClient,
-  type AgentPolicyInput,
+  type AgentPolicy,
   AuthenticationError,
   BadRequestError,
   ConflictError,
@@ -25,9 +25,16 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const policy = (overrides: Partial<AgentPolicyInput> = {}): AgentPolicyInput => ({
-  allowedOperations: ["VIEW_ACCOUNTS", "VIEW_TRANSACTIONS", "CREATE_EXTERNAL_ACCOUNTS", "SEND_PAYMENTS"],
-  maxTransactionAmounts: [{ currency: "USD", amount: 50_000 }],
+const policy = (overrides: Partial<AgentPolicy> = {}): AgentPolicy => ({
+  permissions: [
+    "VIEW_TRANSACTIONS",
+    "CREATE_TRANSFERS",
+    "CREATE_QUOTES",
+    "EXECUTE_QUOTES",
+    "MANAGE_EXTERNAL_ACCOUNTS",
+  ],
+  defaultExecutionMode: "APPROVAL_REQUIRED",
+  spendingLimits: { currency: "USD", perTransactionLimit: 50_000 },
   ...overrides,
 });
 
@@ -52,13 +59,13 @@ async function customerWithAccount(paysvc: PaysvcClient, funds = 100_000) {
 /** An agent that holds its payments for approval, and a payout it started: its transaction is pending. */
 async function pendingAgentPayment(paysvc: PaysvcClient, amount = 1_000) {
   const { customerId, accountId } = await customerWithAccount(paysvc);
-  const agent = await paysvc.agents.create({ customerId, name: "Budget bot", policy: policy() });
-  const { accessToken } = await paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
+  const { deviceCode } = await paysvc.agents.create({ customerId, name: "Budget bot", policy: policy() });
+  const { accessToken } = await paysvc.agents.redeemDeviceCode(deviceCode.code);
   const app = new AgentClient({ baseUrl: server.baseUrl, accessToken });
   const external = await app.createExternalAccount({ currency: "USD", accountInfo: bankAccountInfo });
   const quote = await app.createQuote(payout(accountId, external.id, amount));
-  const executed = await app.executeQuote(quote.id);
-  return { app, accountId, quoteId: quote.id, transactionId: executed.transactionId as string };
+  const action = await app.executeQuote(quote.id);
+  return { app, accountId, quoteId: quote.id, transactionId: action.transaction?.id as string, action };
 }
 
 const bankAccountInfo = {
@@ -77,53 +84,57 @@ const payout = (accountId: string, externalId: string, amount: number): CreateQu
 });
 
 describe("agents through the SDK", () => {
-  test("create answers 201 with an ACTIVE agent, its policy with defaults, and a first device code", async () => {
+  test("create answers 201 {agent, deviceCode}: the hosted Agent (not paused, not connected) and a first device code", async () => {
     const { paysvc } = await platform();
     const { customerId } = await customerWithAccount(paysvc, 0);
-    const agent = await paysvc.agents.create({ customerId, name: "Budget bot", policy: policy() });
-    expect(agent.lastResponse.status).toBe(201);
+    const created = await paysvc.agents.create({ customerId, name: "Budget bot", policy: policy() });
+    expect(created.lastResponse.status).toBe(201);
+    const { agent, deviceCode } = created;
     expect(agent).toMatchObject({
       customerId,
       name: "Budget bot",
-      status: "ACTIVE",
-      policy: { ...policy(), requirePlatformApproval: true },
-      deviceCode: { agentId: agent.id, code: expect.any(String), expiresAt: expect.any(String) },
+      isPaused: false,
+      isConnected: false,
+      policy: policy(),
+      usage: { dailyTransactionCount: 0, dailySpend: 0, monthlySpend: 0 },
     });
-    const { deviceCode: _, ...read } = agent;
-    expect(await paysvc.agents.get(agent.id)).toEqual(read);
+    expect(deviceCode).toMatchObject({ agentId: agent.id, code: expect.any(String), redeemed: false });
+    expect(await paysvc.agents.get(agent.id)).toEqual(agent);
   });
 
-  test("redeeming a device code answers a Bearer access token; a second redeem is ConflictError CONFLICT", async () => {
+  test("redeeming a device code answers {agentId, agentName, accessToken, policy}; a second redeem is ConflictError CONFLICT", async () => {
     const { paysvc } = await platform();
     const { customerId } = await customerWithAccount(paysvc, 0);
-    const agent = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
-    const redeemed = await paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
-    expect(redeemed).toMatchObject({ agentId: agent.id, customerId, tokenType: "Bearer" });
-    expect((await paysvc.agents.get(agent.id)).accessTokenIssuedAt).toEqual(expect.any(String));
-    const again = paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
+    const { agent, deviceCode } = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
+    const redeemed = await paysvc.agents.redeemDeviceCode(deviceCode.code);
+    expect(redeemed).toMatchObject({ agentId: agent.id, agentName: "Bot", policy: agent.policy });
+    expect((await paysvc.agents.get(agent.id)).isConnected).toBe(true);
+    const again = paysvc.agents.redeemDeviceCode(deviceCode.code);
     await expect(again).rejects.toBeInstanceOf(ConflictError);
     await expect(again).rejects.toMatchObject({ status: 409, code: "CONFLICT" });
   });
 
-  test("update renames; updatePolicy changes the fields given; revoke makes the agent REVOKED and its token stops working", async () => {
+  test("update renames and pauses; updatePolicy changes the fields given; delete answers 204 and the token stops working", async () => {
     const { paysvc } = await platform();
     const { customerId } = await customerWithAccount(paysvc, 0);
-    const agent = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
-    const { accessToken } = await paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
-    const renamed = await paysvc.agents.update(agent.id, { name: "Renamed" });
-    expect(renamed).toMatchObject({ name: "Renamed", policy: agent.policy });
+    const { agent, deviceCode } = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
+    const { accessToken } = await paysvc.agents.redeemDeviceCode(deviceCode.code);
+    const renamed = await paysvc.agents.update(agent.id, { name: "Renamed", isPaused: true });
+    expect(renamed).toMatchObject({ name: "Renamed", isPaused: true, policy: agent.policy });
     const updated = await paysvc.agents.updatePolicy(agent.id, {
-      allowedOperations: ["VIEW_ACCOUNTS"],
-      requirePlatformApproval: false,
+      permissions: ["VIEW_TRANSACTIONS"],
+      defaultExecutionMode: "AUTO",
+      spendingLimits: { dailyLimit: 10_000 },
     });
     expect(updated.policy).toEqual({
-      allowedOperations: ["VIEW_ACCOUNTS"],
-      maxTransactionAmounts: policy().maxTransactionAmounts,
-      requirePlatformApproval: false,
+      permissions: ["VIEW_TRANSACTIONS"],
+      defaultExecutionMode: "AUTO",
+      spendingLimits: { currency: "USD", perTransactionLimit: 50_000, dailyLimit: 10_000 },
     });
     await expect(paysvc.agents.updatePolicy(agent.id, {})).rejects.toBeInstanceOf(BadRequestError);
-    const revoked = await paysvc.agents.revoke(agent.id);
-    expect(revoked).toMatchObject({ status: "REVOKED", revokedAt: expect.any(String) });
+    const deleted = await paysvc.agents.delete(agent.id);
+    expect(deleted.lastResponse.status).toBe(204);
+    await expect(paysvc.agents.get(agent.id)).rejects.toBeInstanceOf(NotFoundError);
     const me = await fetch(`${server.baseUrl}/agents/me`, {
       headers: { authorization: `Bearer ${accessToken}` },
     });
@@ -133,8 +144,8 @@ describe("agents through the SDK", () => {
   test("getDeviceCodeStatus answers redeemed false, then true once redeemed; another platform's code is NotFoundError", async () => {
     const { paysvc } = await platform();
     const { customerId } = await customerWithAccount(paysvc, 0);
-    const agent = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
-    const code = agent.deviceCode.code;
+    const { deviceCode } = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
+    const code = deviceCode.code;
     expect(await paysvc.agents.getDeviceCodeStatus(code)).toMatchObject({ code, redeemed: false });
     await paysvc.agents.redeemDeviceCode(code);
     expect(await paysvc.agents.getDeviceCodeStatus(code)).toMatchObject({ code, redeemed: true });
@@ -145,11 +156,11 @@ describe("agents through the SDK", () => {
   test("createDeviceCode issues a new code; redeeming it replaces the access token", async () => {
     const { paysvc } = await platform();
     const { customerId } = await customerWithAccount(paysvc, 0);
-    const agent = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
-    const first = await paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
+    const { agent, deviceCode } = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
+    const first = await paysvc.agents.redeemDeviceCode(deviceCode.code);
     const code = await paysvc.agents.createDeviceCode(agent.id);
     expect(code.lastResponse.status).toBe(201);
-    expect(code.agentId).toBe(agent.id);
+    expect(code).toMatchObject({ agentId: agent.id, redeemed: false });
     const second = await paysvc.agents.redeemDeviceCode(code.code);
     expect(second.accessToken).not.toBe(first.accessToken);
   });
@@ -159,7 +170,7 @@ describe("agents through the SDK", () => {
     const { customerId } = await customerWithAccount(paysvc, 0);
     const ids = [];
     for (let i = 0; i < 3; i++)
-      ids.push((await paysvc.agents.create({ customerId, name: `Bot ${i}`, policy: policy() })).id);
+      ids.push((await paysvc.agents.create({ customerId, name: `Bot ${i}`, policy: policy() })).agent.id);
     const all = [];
     for await (const a of paysvc.agents.listAll({ customerId, limit: 2, sortOrder: "asc" })) all.push(a.id);
     expect(all).toEqual(ids);
@@ -171,11 +182,11 @@ describe("agents through the SDK", () => {
     const refused = paysvc.agents.create({
       customerId,
       name: "Bot",
-      policy: { allowedOperations: ["FLY" as "VIEW_ACCOUNTS"] },
+      policy: policy({ permissions: ["FLY" as "VIEW_TRANSACTIONS"] }),
     });
     await expect(refused).rejects.toBeInstanceOf(BadRequestError);
     await expect(refused).rejects.toMatchObject({ code: "INVALID_INPUT" });
-    const agent = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
+    const { agent } = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
     const { paysvc: other } = await platform();
     await expect(other.agents.get(agent.id)).rejects.toBeInstanceOf(NotFoundError);
   });
@@ -192,6 +203,18 @@ describe("transactions.approve", () => {
     expect(approved).toMatchObject({ id: transactionId, status: "PROCESSING" });
     expect(approved.pendingReason).toBeUndefined();
     expect((await paysvc.internalAccounts.get(accountId)).totalBalance.amount).toBe(99_000);
+  });
+
+  test("reject fails an agent payment waiting for platform approval; a second reject is ConflictError", async () => {
+    const { paysvc } = await platform();
+    const { accountId, transactionId } = await pendingAgentPayment(paysvc);
+    const rejected = await paysvc.transactions.reject(transactionId, { reason: "RESTRICTED_JURISDICTION" });
+    expect(rejected.lastResponse.status).toBe(200);
+    expect(rejected).toMatchObject({ id: transactionId, status: "FAILED" });
+    expect((await paysvc.internalAccounts.get(accountId)).totalBalance.amount).toBe(100_000);
+    const again = paysvc.transactions.reject(transactionId);
+    await expect(again).rejects.toBeInstanceOf(ConflictError);
+    await expect(again).rejects.toMatchObject({ code: "TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL" });
   });
 
   test("listApprovals lists the pending action; approveAction executes it and the agent reads it APPROVED", async () => {
@@ -287,11 +310,17 @@ describe("transactions.approve", () => {
 });
 
 describe("AgentClient (the agent app's own calls)", () => {
-  test("me answers the agent; its customer's accounts and its own payment are readable", async () => {
+  test("executeQuote answers the EXECUTE_QUOTE action; me answers the agent with its usage; its customer's accounts and its own payment are readable", async () => {
     const { paysvc } = await platform();
-    const { app, accountId, quoteId, transactionId } = await pendingAgentPayment(paysvc);
+    const { app, accountId, quoteId, transactionId, action } = await pendingAgentPayment(paysvc);
+    expect(action).toMatchObject({
+      type: "EXECUTE_QUOTE",
+      status: "PENDING_APPROVAL",
+      quote: { id: quoteId },
+    });
     const me = await app.me();
-    expect(me).toMatchObject({ status: "ACTIVE", name: "Budget bot" });
+    expect(me).toMatchObject({ isPaused: false, isConnected: true, name: "Budget bot" });
+    expect(me.usage).toMatchObject({ dailyTransactionCount: 1, dailySpend: 1_000 });
     const accounts = [];
     for await (const account of app.listAllInternalAccounts({ currency: "USD" })) accounts.push(account.id);
     expect(accounts).toEqual([accountId]);
@@ -345,23 +374,39 @@ describe("AgentClient (the agent app's own calls)", () => {
   test("an operation outside the agent's policy is PermissionError FORBIDDEN", async () => {
     const { paysvc } = await platform();
     const { customerId, accountId } = await customerWithAccount(paysvc);
-    const agent = await paysvc.agents.create({
+    const { deviceCode } = await paysvc.agents.create({
       customerId,
       name: "Viewer",
-      policy: policy({ allowedOperations: ["VIEW_ACCOUNTS"] }),
+      policy: policy({ permissions: ["VIEW_TRANSACTIONS"] }),
     });
-    const { accessToken } = await paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
+    const { accessToken } = await paysvc.agents.redeemDeviceCode(deviceCode.code);
     const app = new AgentClient({ baseUrl: server.baseUrl, accessToken });
     const refused = app.createQuote(payout(accountId, accountId, 100));
     await expect(refused).rejects.toBeInstanceOf(PermissionError);
     await expect(refused).rejects.toMatchObject({ status: 403, code: "FORBIDDEN" });
   });
 
-  test("a revoked agent's calls are AuthenticationError", async () => {
+  test("a deleted agent's calls are AuthenticationError", async () => {
     const { paysvc } = await platform();
     const { app } = await pendingAgentPayment(paysvc);
-    await paysvc.agents.revoke((await app.me()).id);
+    await paysvc.agents.delete((await app.me()).id);
     await expect(app.me()).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  test("transferIn answers a TRANSFER_IN action; approving it moves the money", async () => {
+    const { paysvc } = await platform();
+    const { app, accountId } = await pendingAgentPayment(paysvc);
+    const [external] = (await app.listExternalAccounts()).data;
+    const action = await app.transferIn({
+      source: { accountId: external?.id as string },
+      destination: { accountId },
+      amount: 3_000,
+    });
+    expect(action.lastResponse.status).toBe(201);
+    expect(action).toMatchObject({ type: "TRANSFER_IN", status: "PENDING_APPROVAL" });
+    const approved = await paysvc.agents.approveAction(action.agentId, action.id);
+    expect(approved).toMatchObject({ status: "APPROVED", transaction: { status: "COMPLETED" } });
+    expect((await paysvc.internalAccounts.get(accountId)).totalBalance.amount).toBe(103_000);
   });
 
   test("the agent's calls carry its Bearer token and no Idempotency-Key", async () => {
@@ -372,8 +417,8 @@ describe("AgentClient (the agent app's own calls)", () => {
     };
     const { paysvc } = await platform();
     const { customerId } = await customerWithAccount(paysvc, 0);
-    const agent = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
-    const { accessToken } = await paysvc.agents.redeemDeviceCode(agent.deviceCode.code);
+    const { deviceCode } = await paysvc.agents.create({ customerId, name: "Bot", policy: policy() });
+    const { accessToken } = await paysvc.agents.redeemDeviceCode(deviceCode.code);
     const app = new AgentClient({ baseUrl: server.baseUrl, accessToken, fetch: recording });
     await app.createExternalAccount({ currency: "USD", accountInfo: bankAccountInfo });
     expect(seen.map((h) => [h.get("authorization"), h.get("idempotency-key")])).toEqual([

@@ -16,7 +16,7 @@ import {
   RateLimitError,
   type WalletSignatureChallenge,
   type WebhookEvent,
-} from "../src/index.js";
+} from "../src/node.js";
 
 let server: TestServer;
 let paysvc: PaysvcClient;
@@ -441,5 +441,33 @@ describe("externalAccounts.waitForLivenessOutcome(id, options)", () => {
     await expect(
       paysvc.sandbox.submitLivenessCapture(randomBytes(32).toString("base64url"), capture),
     ).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe("receiver.lookupExternalAccount", () => {
+  test("answers the account's currency, bounds and a lookupId; an unknown account is NotFoundError ACCOUNT_NOT_FOUND", async () => {
+    const bank = await paysvc.externalAccounts.create({
+      customerId,
+      currency: "USD",
+      accountInfo: {
+        accountType: "USD_ACCOUNT",
+        accountNumber: "223456789",
+        routingNumber: "021000021",
+        bankAccountType: "CHECKING",
+        beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Ada Lovelace", countryOfResidence: "US" },
+      },
+    });
+    const lookup = await paysvc.receiver.lookupExternalAccount(bank.id, { customerId });
+    expect(lookup.lastResponse.status).toBe(200);
+    expect(lookup).toMatchObject({
+      accountId: bank.id,
+      lookupId: expect.stringMatching(/^Lookup:/),
+      supportedCurrencies: [{ currency: { code: "USD" }, estimatedExchangeRate: 1, min: 1 }],
+      requiredPayerDataFields: [],
+    });
+    const missing = paysvc.receiver.lookupExternalAccount(
+      "ExternalAccount:019542f5-b3e7-7d02-8000-000000000001",
+    );
+    await expect(missing).rejects.toMatchObject({ code: "ACCOUNT_NOT_FOUND", status: 404 });
   });
 });

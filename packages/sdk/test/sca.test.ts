@@ -165,6 +165,7 @@ describe("SCA factors through the SDK (passkeys, real WebAuthn)", () => {
     const authenticator = new SoftAuthenticator();
     const start = await paysvc.sca.startFactorEnrollment(customerId, { type: "PASSKEY" });
     expect(start).toMatchObject({ type: "PASSKEY", relyingPartyId: "localhost" });
+    if (start.type !== "PASSKEY") throw new Error("a PASSKEY enrolment answers PasskeyEnrollmentStart");
     const attestation = authenticator.register(String(start.options.challenge));
     const confirmed = await paysvc.sca.confirmFactorEnrollment(customerId, {
       type: "PASSKEY",
@@ -180,6 +181,8 @@ describe("SCA factors through the SDK (passkeys, real WebAuthn)", () => {
         },
       },
     });
+    if (confirmed.type !== "PASSKEY")
+      throw new Error("a PASSKEY confirm answers PasskeyEnrollmentConfirmResponse");
     return { customerId, accountId, authenticator, confirmed };
   }
 

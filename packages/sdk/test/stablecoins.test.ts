@@ -4,6 +4,7 @@ import { startServer, type TestServer } from "../../server/test/harness.js";
 import {
   BadRequestError,
   ConflictError,
+  type MintBody,
   NotFoundError,
   PaysvcClient,
   type RegisterStablecoinBody,
@@ -109,7 +110,11 @@ describe("stablecoins through the SDK", () => {
 
   test("a mint answers the hosted StablecoinOperation shape (amount in token units), debits the source account at once and completes when the provider settles", async () => {
     const { paysvc, coin, provider, accountId } = await operable(10_000);
-    const mint = await paysvc.stablecoins.mint(coin.id, { amount: 2_500, sourceAccountId: accountId });
+    const mint = await paysvc.stablecoins.mint(coin.id, {
+      amount: "25000000",
+      fundingSource: { type: "GRID_INTERNAL_ACCOUNT", accountId: accountId },
+      destination: { accountId: provider.id },
+    });
     expect(mint.lastResponse.status).toBe(201);
     expect(mint).toMatchObject({
       stablecoinId: coin.id,
@@ -121,17 +126,25 @@ describe("stablecoins through the SDK", () => {
       stablecoinProviderAccountId: provider.id,
       source: { type: "GRID_INTERNAL_ACCOUNT", accountId },
     });
-    expect(mint).not.toHaveProperty("destination");
+    expect(mint.destination).toEqual({ accountId: provider.id });
     expect((await paysvc.internalAccounts.get(accountId)).balance.amount).toBe(7_500);
     await settle(paysvc);
     expect(await paysvc.stablecoins.getOperation(mint.id)).toMatchObject({ status: "COMPLETED" });
   });
 
   test("a burn credits the destination account once it completes; listOperations filters by operationType", async () => {
-    const { paysvc, coin, accountId } = await operable(10_000);
-    await paysvc.stablecoins.mint(coin.id, { amount: 3_000, sourceAccountId: accountId });
+    const { paysvc, coin, accountId, provider } = await operable(10_000);
+    await paysvc.stablecoins.mint(coin.id, {
+      amount: "30000000",
+      fundingSource: { type: "GRID_INTERNAL_ACCOUNT", accountId: accountId },
+      destination: { accountId: provider.id },
+    });
     await settle(paysvc);
-    const burn = await paysvc.stablecoins.burn(coin.id, { amount: 1_000, destinationAccountId: accountId });
+    const burn = await paysvc.stablecoins.burn(coin.id, {
+      amount: "10000000",
+      source: { type: "PROVIDER_INTERNAL_BALANCE" },
+      destination: { type: "GRID_INTERNAL_ACCOUNT", accountId },
+    });
     expect(burn).toMatchObject({
       operationType: "BURN",
       status: "PROCESSING",
@@ -148,8 +161,12 @@ describe("stablecoins through the SDK", () => {
   });
 
   test("a mint the account cannot cover is BadRequestError INSUFFICIENT_FUNDS", async () => {
-    const { paysvc, coin, accountId } = await operable(1_000);
-    const refused = paysvc.stablecoins.mint(coin.id, { amount: 2_000, sourceAccountId: accountId });
+    const { paysvc, coin, accountId, provider } = await operable(1_000);
+    const refused = paysvc.stablecoins.mint(coin.id, {
+      amount: "20000000",
+      fundingSource: { type: "GRID_INTERNAL_ACCOUNT", accountId: accountId },
+      destination: { accountId: provider.id },
+    });
     await expect(refused).rejects.toBeInstanceOf(BadRequestError);
     await expect(refused).rejects.toMatchObject({ status: 400, code: "INSUFFICIENT_FUNDS" });
   });
@@ -159,13 +176,21 @@ describe("stablecoins through the SDK", () => {
     const coin = await paysvc.stablecoins.register(coinBody());
     const accountId = await fundedUsdAccount(paysvc, 10_000);
     await expect(
-      paysvc.stablecoins.mint(coin.id, { amount: 100, sourceAccountId: accountId }),
+      paysvc.stablecoins.mint(coin.id, {
+        amount: "1000000",
+        fundingSource: { type: "GRID_INTERNAL_ACCOUNT", accountId: accountId },
+        destination: { accountId: "StablecoinProviderAccount:0190d2a1-7c4e-7b3a-9f00-1234567890ab" },
+      }),
     ).rejects.toMatchObject({ status: 400, code: "STABLECOIN_GRID_OPERATIONS_NOT_ENABLED" });
   });
 
   test("a mint replayed with the same idempotency key answers the same operation and debits once", async () => {
-    const { paysvc, coin, accountId } = await operable(10_000);
-    const body = { amount: 1_000, sourceAccountId: accountId };
+    const { paysvc, coin, accountId, provider } = await operable(10_000);
+    const body: MintBody = {
+      amount: "10000000",
+      fundingSource: { type: "GRID_INTERNAL_ACCOUNT", accountId: accountId },
+      destination: { accountId: provider.id },
+    };
     const first = await paysvc.stablecoins.mint(coin.id, body, { idempotencyKey: "sdk-mint-1" });
     const again = await paysvc.stablecoins.mint(coin.id, body, { idempotencyKey: "sdk-mint-1" });
     expect(again.id).toBe(first.id);
@@ -199,8 +224,12 @@ describe("stablecoins through the SDK", () => {
   });
 
   test("getOperation reads GET /stablecoin-operations/{id}; another platform's operation is NotFoundError STABLECOIN_OPERATION_NOT_FOUND", async () => {
-    const { paysvc, coin, accountId } = await operable(10_000);
-    const mint = await paysvc.stablecoins.mint(coin.id, { amount: 400, sourceAccountId: accountId });
+    const { paysvc, coin, accountId, provider } = await operable(10_000);
+    const mint = await paysvc.stablecoins.mint(coin.id, {
+      amount: "4000000",
+      fundingSource: { type: "GRID_INTERNAL_ACCOUNT", accountId },
+      destination: { accountId: provider.id },
+    });
     const read = await paysvc.stablecoins.getOperation(mint.id);
     expect(read.lastResponse.status).toBe(200);
     expect(read).toMatchObject({

@@ -12,6 +12,7 @@ import type * as owners from "../../server/src/kyc/beneficial-owner-schemas.js";
 import type * as kycLink from "../../server/src/kyc/kyc-link-schemas.js";
 import type * as kyc from "../../server/src/kyc/schemas.js";
 import type * as payments from "../../server/src/payments/schemas.js";
+import type * as transfers from "../../server/src/payments/transfer-schemas.js";
 import type * as platform from "../../server/src/platform/schemas.js";
 import type * as sandboxCards from "../../server/src/sandbox/card-routes.js";
 import type * as statements from "../../server/src/statements/schemas.js";
@@ -161,7 +162,11 @@ test("SDK stablecoin, agent, SCA, invitation and exchange-rate wire types equal 
     Static<StablecoinSchemas["OperatorEnablementBody"]>
   >();
 
-  expectTypeOf<sdk.AgentPolicyInput>().toEqualTypeOf<Static<AgentSchemas["AgentPolicyInput"]>>();
+  // The hosted AgentPolicy is both the create body's policy and the answered one.
+  expectTypeOf<sdk.AgentPolicy>().toEqualTypeOf<Static<AgentSchemas["AgentPolicyInput"]>>();
+  expectTypeOf<sdk.AgentUsage>().toEqualTypeOf<Static<AgentSchemas["AgentUsage"]>>();
+  expectTypeOf<sdk.AgentAction>().toEqualTypeOf<Static<AgentSchemas["AgentAction"]>>();
+  expectTypeOf<sdk.AgentTransferInBody>().toEqualTypeOf<Static<typeof transfers.TransferInBody>>();
   expectTypeOf<sdk.AgentPolicy>().toEqualTypeOf<Static<AgentSchemas["AgentPolicy"]>>();
   expectTypeOf<sdk.CreateAgentBody>().toEqualTypeOf<Static<AgentSchemas["CreateAgentBody"]>>();
   expectTypeOf<sdk.UpdateAgentBody>().toEqualTypeOf<Static<AgentSchemas["UpdateAgentBody"]>>();
@@ -182,6 +187,12 @@ test("SDK stablecoin, agent, SCA, invitation and exchange-rate wire types equal 
   expectTypeOf<sdk.PasskeyEnrollmentConfirmResponse>().toEqualTypeOf<
     Static<ScaSchemas["PasskeyEnrollmentConfirmResponse"]>
   >();
+  expectTypeOf<sdk.TotpEnrollmentStart>().toEqualTypeOf<Static<ScaSchemas["TotpEnrollmentStart"]>>();
+  expectTypeOf<sdk.TotpEnrollmentConfirmResponse>().toEqualTypeOf<
+    Static<ScaSchemas["TotpEnrollmentConfirmResponse"]>
+  >();
+  expectTypeOf<sdk.TwoFactorResetStart>().toEqualTypeOf<Static<ScaSchemas["TwoFactorResetStart"]>>();
+  expectTypeOf<sdk.TwoFactorResetStatus>().toEqualTypeOf<Static<ScaSchemas["TwoFactorResetStatus"]>>();
   expectTypeOf<sdk.ScaLoginStartRequest>().toEqualTypeOf<Static<ScaSchemas["ScaLoginStartRequest"]>>();
   expectTypeOf<sdk.ScaLoginStart>().toEqualTypeOf<Static<ScaSchemas["ScaLoginStart"]>>();
   expectTypeOf<sdk.ScaLoginCompleteRequest>().toEqualTypeOf<Static<ScaSchemas["ScaLoginCompleteRequest"]>>();

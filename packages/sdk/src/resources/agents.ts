@@ -1,5 +1,11 @@
 import { paginate } from "../core/pagination.js";
-import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
+import {
+  type ApiResult,
+  type EmptyResult,
+  path,
+  type RequestOptions,
+  type RequestSender,
+} from "../core/request.js";
 import type {
   Agent,
   AgentAction,
@@ -18,8 +24,8 @@ import type {
 
 /**
  * `/agents` (docs/guides/agents.md): the platform manages agents bound to one customer, with a policy, and
- * hands their apps device codes. Payments an agent starts with `requirePlatformApproval` wait for
- * `client.transactions.approve`. An unknown agent is `NotFoundError`.
+ * hands their apps device codes. Payments an agent starts under `APPROVAL_REQUIRED` wait for
+ * `approveAction` (or `client.transactions.approve`). An unknown or deleted agent is `NotFoundError`.
  */
 export class AgentsResource {
   readonly #sender: RequestSender;
@@ -28,7 +34,7 @@ export class AgentsResource {
     this.#sender = sender;
   }
 
-  /** `POST /agents` → `201` Agent in `ACTIVE` with its first `deviceCode` (shown once). */
+  /** `POST /agents` → `201` `{agent, deviceCode}`: the agent and its first device code (shown once). */
   async create(body: CreateAgentBody, options?: RequestOptions): Promise<ApiResult<CreatedAgent>> {
     return this.#sender.send("POST", "/agents", { body, options });
   }
@@ -48,12 +54,12 @@ export class AgentsResource {
     return paginate((page) => this.list(page, options), params);
   }
 
-  /** `PATCH /agents/{agentId}`: rename the agent. */
+  /** `PATCH /agents/{agentId}`: rename or pause the agent (a paused agent may only read `/agents/me`). */
   async update(agentId: string, body: UpdateAgentBody, options?: RequestOptions): Promise<ApiResult<Agent>> {
     return this.#sender.send("PATCH", path`/agents/${agentId}`, { body, options });
   }
 
-  /** `PATCH /agents/{agentId}/policy`: the fields given replace the policy's, the others stay. */
+  /** `PATCH /agents/{agentId}/policy`: the fields given replace the policy's (spendingLimits merged), the others stay. */
   async updatePolicy(
     agentId: string,
     body: UpdateAgentPolicyBody,
@@ -105,9 +111,9 @@ export class AgentsResource {
     return this.#sender.send("GET", path`/agents/device-codes/${code}/status`, { options });
   }
 
-  /** `POST /agents/{agentId}/revoke`: the access token stops working and open device codes are voided. */
-  async revoke(agentId: string, options?: RequestOptions): Promise<ApiResult<Agent>> {
-    return this.#sender.send("POST", path`/agents/${agentId}/revoke`, { options });
+  /** `DELETE /agents/{agentId}` → `204`: the access token stops working and open device codes are voided. */
+  async delete(agentId: string, options?: RequestOptions): Promise<EmptyResult> {
+    return this.#sender.send("DELETE", path`/agents/${agentId}`, { options });
   }
 
   /** `POST /agents/{agentId}/device-codes` → `201`: a new code (10 minutes, single use). */

@@ -11,8 +11,6 @@ import type {
   BeneficiaryTrustStart,
   ContactVerificationConfirmBody,
   Customer,
-  PasskeyEnrollmentConfirmResponse,
-  PasskeyEnrollmentStart,
   Quote,
   RecordSecurityEventRequest,
   RecordSecurityEventResponse,
@@ -20,12 +18,18 @@ import type {
   ScaAuthorization,
   ScaFactor,
   ScaFactorConfirmRequest,
+  ScaFactorConfirmResponse,
   ScaFactorEnrollRequest,
+  ScaFactorEnrollStart,
   ScaFactorList,
   ScaLoginComplete,
   ScaLoginCompleteRequest,
   ScaLoginStart,
   ScaLoginStartRequest,
+  TwoFactorResetCompleteRequest,
+  TwoFactorResetStart,
+  TwoFactorResetStartRequest,
+  TwoFactorResetStatus,
 } from "../types/index.js";
 
 /** How `sca.login` answers the challenge: an SMS_OTP code, or a function of the login start (a passkey assertion). */
@@ -64,24 +68,66 @@ export class ScaResource {
   }
 
   /**
-   * `POST /sca/factors?customerId=` (`startScaFactorEnrollment`) under a live session: WebAuthn creation
-   * options for the customer's one passkey (`ConflictError` `PASSKEY_ALREADY_ENROLLED` when it has one).
+   * `POST /sca/factors?customerId=` (`startScaFactorEnrollment`) under a live session: `{type: "TOTP"}` → a new
+   * secret and its `otpauth://` URI; `{type: "PASSKEY"}` → WebAuthn creation options for the customer's one
+   * passkey (`ConflictError` `PASSKEY_ALREADY_ENROLLED` when it has one).
    */
   async startFactorEnrollment(
     customerId: string,
     body: ScaFactorEnrollRequest,
     options?: RequestOptions,
-  ): Promise<ApiResult<PasskeyEnrollmentStart>> {
+  ): Promise<ApiResult<ScaFactorEnrollStart>> {
     return this.#sender.send("POST", "/sca/factors", { query: { customerId }, body, options });
   }
 
-  /** `POST /sca/factors/confirm?customerId=` (`confirmScaFactorEnrollment`): the registration response → the factor. */
+  /**
+   * `POST /sca/factors/confirm?customerId=` (`confirmScaFactorEnrollment`): TOTP `{secret, code}` → recovery
+   * codes; PASSKEY `{origin, credential}` (the registration response) → the factor.
+   */
   async confirmFactorEnrollment(
     customerId: string,
     body: ScaFactorConfirmRequest,
     options?: RequestOptions,
-  ): Promise<ApiResult<PasskeyEnrollmentConfirmResponse>> {
+  ): Promise<ApiResult<ScaFactorConfirmResponse>> {
     return this.#sender.send("POST", "/sca/factors/confirm", { query: { customerId }, body, options });
+  }
+
+  /**
+   * `POST /sca/factors/reset?customerId=` (`startTwoFactorReset`) → `201`: for a customer who lost a factor (no
+   * session needed). Send the person to `verificationLink`; a start within 30 s of the last is `429`.
+   */
+  async startFactorReset(
+    customerId: string,
+    body: TwoFactorResetStartRequest,
+    options?: RequestOptions,
+  ): Promise<ApiResult<TwoFactorResetStart>> {
+    return this.#sender.send("POST", "/sca/factors/reset", { query: { customerId }, body, options });
+  }
+
+  /** `GET /sca/factors/reset/{resetId}?customerId=` (`getTwoFactorResetStatus`). */
+  async getFactorReset(
+    customerId: string,
+    resetId: string,
+    options?: RequestOptions,
+  ): Promise<ApiResult<TwoFactorResetStatus>> {
+    return this.#sender.send("GET", path`/sca/factors/reset/${resetId}`, { query: { customerId }, options });
+  }
+
+  /**
+   * `POST /sca/factors/reset/{resetId}/complete?customerId=` (`completeTwoFactorReset`) → `204` once the
+   * identity check passed: the factor is removed and the customer's SCA sessions end.
+   */
+  async completeFactorReset(
+    customerId: string,
+    resetId: string,
+    body?: TwoFactorResetCompleteRequest,
+    options?: RequestOptions,
+  ): Promise<EmptyResult> {
+    return this.#sender.send("POST", path`/sca/factors/reset/${resetId}/complete`, {
+      query: { customerId },
+      body: body ?? {},
+      options,
+    });
   }
 
   /** `DELETE /sca/factors/{credentialId}?customerId=` (`deleteScaFactor`) → `204`, under a live session. */

@@ -47,6 +47,19 @@ export class TransactionsResource {
   }
 
   /**
+   * `POST /transactions/{transactionId}/reject {reason?}`: refuses an agent-initiated payment waiting for
+   * approval: it FAILS, its quote FAILS and its agent action is REJECTED with the reason; no money moves.
+   * `ConflictError` `TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL` for any other transaction.
+   */
+  async reject(
+    transactionId: string,
+    body: { reason?: string } = {},
+    options?: RequestOptions,
+  ): Promise<ApiResult<Transaction>> {
+    return this.#sender.send("POST", path`/transactions/${transactionId}/reject`, { body, options });
+  }
+
+  /**
    * `POST /transactions/{transactionId}/cancel {reason?}`: stops a quote's outgoing payment before it
    * settles (FAILED `QUOTE_EXECUTION_FAILED`, the debit refunded); settled or final → `ConflictError`
    * `TRANSACTION_NOT_CANCELLABLE`.

@@ -1,6 +1,7 @@
 import { paginate } from "../core/pagination.js";
 import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
 import type {
+  ReceiverExternalAccountLookupResponse,
   ReceiverUmaLookupResponse,
   UmaLookupParams,
   UmaProvider,
@@ -35,6 +36,22 @@ export class ReceiverResource {
     options?: RequestOptions,
   ): Promise<ApiResult<ReceiverUmaLookupResponse>> {
     return this.#sender.send("GET", path`/receiver/uma/${receiverUmaAddress}`, { query: params, options });
+  }
+
+  /**
+   * `GET /receiver/external-account/{accountId}`: the account's currency with the estimated rate from USD and
+   * the per-payment bounds, and a `lookupId` a payout quote to the account may cite. Unknown account →
+   * `NotFoundError` `ACCOUNT_NOT_FOUND`.
+   */
+  async lookupExternalAccount(
+    accountId: string,
+    params: UmaLookupParams = {},
+    options?: RequestOptions,
+  ): Promise<ApiResult<ReceiverExternalAccountLookupResponse>> {
+    return this.#sender.send("GET", path`/receiver/external-account/${accountId}`, {
+      query: params,
+      options,
+    });
   }
 }
 

@@ -7,88 +7,125 @@ import type { Transaction } from "./ledger.js";
 import type { PaymentRail } from "./platform.js";
 import type { Quote } from "./quotes.js";
 
-export type AgentOperation =
-  | "VIEW_ACCOUNTS"
+/** The hosted API's AgentPermission. */
+export type AgentPermission =
   | "VIEW_TRANSACTIONS"
-  | "CREATE_EXTERNAL_ACCOUNTS"
-  | "SEND_PAYMENTS";
-export type AgentStatus = "ACTIVE" | "REVOKED";
+  | "CREATE_TRANSFERS"
+  | "CREATE_QUOTES"
+  | "EXECUTE_QUOTES"
+  | "MANAGE_EXTERNAL_ACCOUNTS";
+export type AgentExecutionMode = "AUTO" | "APPROVAL_REQUIRED";
 
-/** A per-currency ceiling on one agent-initiated payment (fees included), in minor units. */
-export interface MaxTransactionAmount {
+/** Per-payment, daily and monthly ceilings in one currency, minor units; other currencies cannot be sent. */
+export interface AgentSpendingLimits {
   currency: string;
-  amount: number;
+  perTransactionLimit: number;
+  dailyLimit?: number | null;
+  dailyTransactionLimit?: number;
+  monthlyLimit?: number | null;
 }
 
-/** What an agent may do; `requirePlatformApproval` (default true) holds its payments until `transactions.approve`. */
-export interface AgentPolicyInput {
-  allowedOperations: AgentOperation[];
-  /** The only currencies the agent may send. */
-  maxTransactionAmounts?: MaxTransactionAmount[];
-  requirePlatformApproval?: boolean;
+export interface AgentAccountRule {
+  accountId: string;
+  executionMode?: AgentExecutionMode;
+  perTransactionLimit?: number | null;
 }
 
+export interface AgentAccountRestrictions {
+  /** When set, the only internal accounts the agent's payments may use. */
+  allowedAccountIds?: string[] | null;
+  accountRules?: AgentAccountRule[];
+}
+
+/** With `AUTO`, payments above `amount` wait for approval all the same. */
+export interface AgentApprovalThresholds {
+  currency?: string;
+  amount?: number | null;
+}
+
+/** The hosted API's AgentPolicy; `APPROVAL_REQUIRED` holds payments until the platform approves them. */
 export interface AgentPolicy {
-  allowedOperations: AgentOperation[];
-  maxTransactionAmounts: MaxTransactionAmount[];
-  requirePlatformApproval: boolean;
+  permissions: AgentPermission[];
+  defaultExecutionMode: AgentExecutionMode;
+  spendingLimits: AgentSpendingLimits;
+  accountRestrictions?: AgentAccountRestrictions;
+  approvalThresholds?: AgentApprovalThresholds;
 }
 
 export interface CreateAgentBody {
   customerId: string;
   name: string;
-  policy: AgentPolicyInput;
+  policy: AgentPolicy;
 }
 
-/** `PATCH /agents/{agentId}`: the name (the policy changes with `agents.updatePolicy`). */
+/** `PATCH /agents/{agentId}`: the name and `isPaused` (the policy changes with `agents.updatePolicy`). */
 export interface UpdateAgentBody {
   name?: string;
+  isPaused?: boolean;
 }
 
-/** `PATCH /agents/{agentId}/policy`: the fields given replace the policy's, the others stay (at least one). */
+/** `PATCH /agents/{agentId}/policy`: the fields given replace the policy's (spendingLimits field by field). */
 export interface UpdateAgentPolicyBody {
-  allowedOperations?: AgentOperation[];
-  maxTransactionAmounts?: MaxTransactionAmount[];
-  requirePlatformApproval?: boolean;
+  permissions?: AgentPermission[];
+  defaultExecutionMode?: AgentExecutionMode;
+  spendingLimits?: Partial<AgentSpendingLimits>;
+  accountRestrictions?: AgentAccountRestrictions;
+  approvalThresholds?: AgentApprovalThresholds;
 }
 
-/** An agent bound to one customer, id `Agent:<uuid>`. */
+/** What the agent has spent today and this month (UTC days and months of the platform's clock). */
+export interface AgentUsage {
+  dailyTransactionCount: number;
+  dailySpend: number;
+  dailyResetDate?: string;
+  monthlySpend: number;
+  monthlyResetMonth?: string;
+}
+
+/** The hosted API's Agent: bound to one customer, id `Agent:<uuid>`. */
 export interface Agent {
   id: string;
-  customerId: string;
   name: string;
-  status: AgentStatus;
+  customerId: string;
+  isPaused: boolean;
+  /** Whether the agent holds an access token (a device code was redeemed). */
+  isConnected: boolean;
   policy: AgentPolicy;
-  /** When the current access token was issued (the last device code redeemed); absent before. */
-  accessTokenIssuedAt?: string;
-  revokedAt?: string;
+  usage: AgentUsage;
   createdAt: string;
   updatedAt: string;
 }
 
 /** A device code, shown once (10 minutes, single use): the agent app redeems it for its access token. */
 export interface DeviceCode {
-  agentId: string;
   code: string;
+  agentId: string;
   expiresAt: string;
+  redeemed: boolean;
 }
 
-/** `POST /agents` answers the agent and its first device code. */
-export interface CreatedAgent extends Agent {
+/** `POST /agents` answers the agent and its first device code (the hosted AgentCreateResponse). */
+export interface CreatedAgent {
+  agent: Agent;
   deviceCode: DeviceCode;
 }
 
-/** The agent's access token (`Authorization: Bearer …` on `/agents/me/**`). */
+/** The agent's access token (`Authorization: Bearer …` on `/agents/me/**`), its name and policy. */
 export interface RedeemedDeviceCode {
   agentId: string;
-  customerId: string;
+  agentName: string;
   accessToken: string;
-  tokenType: "Bearer";
+  policy: AgentPolicy;
 }
 
 export interface AgentListParams extends SortedPageParams {
   customerId?: string;
-  status?: AgentStatus;
+  isPaused?: boolean;
+  isConnected?: boolean;
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
 }
 
 /** `GET /agents/device-codes/{code}/status`: whether the agent app has redeemed the code. */
@@ -152,4 +189,12 @@ export interface AgentTransferOutBody {
   amount: number;
   remittanceInformation?: string;
   purposeOfPayment?: string;
+}
+
+/** `POST /agents/me/transfer-in`: from one of the customer's external accounts into one of its internal accounts. */
+export interface AgentTransferInBody {
+  source: { accountId: string };
+  destination: { accountId: string };
+  /** Minor units of the destination account's currency. */
+  amount: number;
 }

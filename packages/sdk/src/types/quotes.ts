@@ -5,7 +5,7 @@
 
 import type { Currency } from "./common.js";
 import type { PaymentRail } from "./platform.js";
-import type { ScaChallenge } from "./sca.js";
+import type { ScaChallenge, ScaFactor } from "./sca.js";
 
 /** `ACCOUNT` needs `accountId`; `REALTIME_FUNDING` needs `currency`. */
 export interface QuoteSource {
@@ -37,7 +37,7 @@ export interface CreateQuoteBody {
   platformFeeOverride?: number;
   lookupId?: string;
   senderCustomerInfo?: object;
-  scaFactor?: string;
+  scaFactor?: ScaFactor;
 }
 
 /** One way to pay a REALTIME_FUNDING quote: the platform's bank account (with `reference`) or a deposit address. */
@@ -56,7 +56,7 @@ export interface SandboxSendBody {
 }
 
 export interface ExecuteQuoteBody {
-  scaFactor?: string;
+  scaFactor?: ScaFactor;
 }
 
 export type QuoteStatus =

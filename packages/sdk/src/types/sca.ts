@@ -171,3 +171,51 @@ export interface BeneficiaryTrustConfirmRequest {
 export interface BeneficiaryTrustConfirm {
   trusted: boolean;
 }
+
+/** The hosted `TotpEnrollmentStart`: give `totpUri` (or `secretBase32Encoded`) to the authenticator app. */
+export interface TotpEnrollmentStart {
+  type: "TOTP";
+  /** The secret, hex; send it back with `confirmFactorEnrollment`. */
+  secret: string;
+  secretBase32Encoded: string;
+  /** `otpauth://totp/…` (SHA1, 6 digits, 30 s). */
+  totpUri: string;
+}
+
+/** The hosted `TotpEnrollmentConfirmResponse`: recovery codes, shown once, each usable once as `code`. */
+export interface TotpEnrollmentConfirmResponse {
+  type: "TOTP";
+  recoveryCodes: string[];
+}
+
+/** The hosted `ScaFactorEnrollStartOneOf`. */
+export type ScaFactorEnrollStart = TotpEnrollmentStart | PasskeyEnrollmentStart;
+/** The hosted `ScaFactorConfirmResponseOneOf`. */
+export type ScaFactorConfirmResponse = TotpEnrollmentConfirmResponse | PasskeyEnrollmentConfirmResponse;
+
+/** The hosted `TwoFactorResetStartRequest`. */
+export interface TwoFactorResetStartRequest {
+  factor: ScaFactor;
+}
+
+/** The hosted `TwoFactorResetStart`: the person proves their identity on `verificationLink`. */
+export interface TwoFactorResetStart {
+  resetId: string;
+  livenessAccessToken?: string | null;
+  verificationLink?: string | null;
+  expiresAt?: string | null;
+}
+
+/** The hosted `TwoFactorResetStatus`. */
+export interface TwoFactorResetStatus {
+  status: "INITIATED" | "PENDING_REVIEW" | "LIVENESS_PASSED" | "COMPLETED" | "REJECTED" | "EXPIRED";
+  factor: ScaFactor;
+  enrollmentStatus?: "PENDING" | "COMPLETED" | null;
+  expiresAt: string;
+  completedAt?: string | null;
+}
+
+/** The hosted `TwoFactorResetCompleteRequest` (`mobile` is refused: change `phoneNumber` on the customer). */
+export interface TwoFactorResetCompleteRequest {
+  mobile?: { countryCode: string; number: string };
+}

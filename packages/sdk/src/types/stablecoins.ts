@@ -70,19 +70,47 @@ export interface StablecoinProviderAccountListParams extends SortedPageParams {
   status?: "ACTIVE" | "REVOKED";
 }
 
+/** The hosted `StablecoinMintFundingSource`; the sandbox provider takes `GRID_INTERNAL_ACCOUNT` only. */
+export type StablecoinMintFundingSource =
+  | { type: "WIRE" }
+  | { type: "ACH_DEBIT"; externalAccountId: string }
+  | { type: "SAME_DAY_ACH_DEBIT"; externalAccountId: string }
+  | { type: "GRID_INTERNAL_ACCOUNT"; accountId: string }
+  | { type: "PROVIDER_INTERNAL_BALANCE"; sourceTokenIdentifier: string; cryptoNetwork: string };
+
+/** The hosted `StablecoinMintRequest`. */
 export interface MintBody {
-  /** Minor units of the backing currency (cents for USD). */
-  amount: number;
-  /** Internal account in the backing currency that pays. */
-  sourceAccountId: string;
-  /** Required when the platform has several ACTIVE provider accounts. */
-  stablecoinProviderAccountId?: string;
+  /** Decimal string of the token's smallest units (10^-decimals of one token); a whole number of the backing currency's minor units. */
+  amount: string;
+  /** The internal account (backing currency) that pays: `{type: "GRID_INTERNAL_ACCOUNT", accountId}`. */
+  fundingSource: StablecoinMintFundingSource;
+  /** The `StablecoinProviderAccount:` link whose treasury receives the minted tokens. */
+  destination: { accountId: string };
+  description?: string;
 }
 
+/** The hosted `StablecoinBurnSource`; burns take tokens from the provider treasury (`PROVIDER_INTERNAL_BALANCE`). */
+export type StablecoinBurnSource =
+  | { type: "EXTERNAL_ACCOUNT" }
+  | { type: "GRID_INTERNAL_ACCOUNT"; accountId: string }
+  | { type: "PROVIDER_INTERNAL_BALANCE" };
+
+/** The hosted `StablecoinBurnDestination`, plus `GRID_INTERNAL_ACCOUNT` (the only one the sandbox provider pays). */
+export type StablecoinBurnDestination =
+  | {
+      type: "EXTERNAL_ACCOUNT";
+      externalAccountId: string;
+      rail: "WIRE" | "ACH_CREDIT" | "SAME_DAY_ACH_CREDIT" | "RTP_CREDIT";
+    }
+  | { type: "GRID_INTERNAL_ACCOUNT"; accountId: string };
+
+/** The hosted `StablecoinBurnRequest`, plus `stablecoinProviderAccountId` (whose treasury burns). */
 export interface BurnBody {
-  amount: number;
-  /** Internal account in the backing currency that receives the redeemed money. */
-  destinationAccountId: string;
+  amount: string;
+  source: StablecoinBurnSource;
+  destination: StablecoinBurnDestination;
+  description?: string;
+  /** Required when the platform has several ACTIVE provider accounts. */
   stablecoinProviderAccountId?: string;
 }
 
@@ -96,9 +124,8 @@ export interface StablecoinOperationSource {
   accountId?: string;
 }
 
-/** Where a burn's redeemed money goes. */
+/** MINT: the provider link whose treasury received the tokens; BURN: the internal account credited. */
 export interface StablecoinOperationDestination {
-  /** The internal account credited in the backing currency (BURN). */
   accountId: string;
 }
 
@@ -118,9 +145,10 @@ export interface StablecoinOperation {
   providerEnvironment: StablecoinProviderEnvironment;
   stablecoinProviderAccountId: string;
   source: StablecoinOperationSource;
-  /** Present on burns. */
   destination?: StablecoinOperationDestination;
   failureReason?: "PROVIDER_REJECTED";
+  /** The request's `description`, when it had one. */
+  description?: string;
   createdAt: string;
   updatedAt: string;
 }

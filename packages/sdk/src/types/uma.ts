@@ -19,7 +19,17 @@ export interface ReceiverUmaLookupResponse {
   requiredPayerDataFields: { name: string; mandatory: boolean }[];
 }
 
-/** Query of `GET /receiver/uma/{receiverUmaAddress}`. */
+/** The hosted API's ReceiverExternalAccountLookupResponse: the `lookupId` may go on a payout quote to the account. */
+export interface ReceiverExternalAccountLookupResponse {
+  lookupId: string;
+  accountId: string;
+  /** One entry, the account's currency, at the platform's cached rate from USD, up to the corridor's maximum. */
+  supportedCurrencies: UmaCurrencyPreference[];
+  /** Always empty: the payer is the platform's own customer (or the platform), whose details are on file. */
+  requiredPayerDataFields: { name: string; mandatory: boolean }[];
+}
+
+/** Query of `GET /receiver/uma/{receiverUmaAddress}` and `GET /receiver/external-account/{accountId}`. */
 export interface UmaLookupParams {
   /** The sending customer's UMA address, when the lookup is on its behalf. */
   senderUmaAddress?: string;

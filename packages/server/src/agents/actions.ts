@@ -8,6 +8,7 @@ import { findTransaction } from "../payments/store.js";
 import { toTransaction } from "../payments/wire.js";
 import { toQuote } from "../quotes/quotes.js";
 import * as quoteStore from "../quotes/store.js";
+import { enqueueEvent } from "../webhooks/outbox.js";
 import type { AgentAction } from "./schemas.js";
 import * as store from "./store.js";
 
@@ -25,13 +26,20 @@ export function parseActionId(raw: string): string | null {
 export const actionNotFound = (rawId: string) =>
   new ApiError("NOT_FOUND", { reason: `No agent action ${rawId}.` });
 
-/** Records the action of a payment an agent started, in the transaction that started it. */
+/**
+ * Records the action of a payment an agent started, in the transaction that started it, and answers it as
+ * it reads. One waiting for the platform fires `AGENT_ACTION.PENDING_APPROVAL` (the hosted
+ * AgentActionWebhook, the action as `data`) in that same transaction.
+ */
 export async function recordAction(
   tx: Tx,
-  action: Pick<store.AgentActionRow, "platform_id" | "agent_id" | "customer_id" | "type" | "status"> &
+  action: Pick<
+    store.AgentActionRow,
+    "platform_id" | "agent_id" | "customer_id" | "type" | "status" | "amount" | "currency"
+  > &
     Partial<Pick<store.AgentActionRow, "quote_id" | "transaction_id" | "transfer_details">>,
   now: Date,
-): Promise<string> {
+): Promise<AgentAction> {
   const id = newActionId();
   await store.insertAction(tx, {
     quote_id: null,
@@ -43,7 +51,17 @@ export async function recordAction(
     created_at: now,
     updated_at: now,
   });
-  return id;
+  const view = await store.findAction(tx, action.platform_id, id);
+  if (!view) throw new Error(`agent action ${id} vanished`);
+  const wire = await toAgentAction(tx, view, now);
+  if (wire.status === "PENDING_APPROVAL")
+    await enqueueEvent(tx, {
+      platformId: action.platform_id,
+      type: "AGENT_ACTION.PENDING_APPROVAL",
+      data: wire,
+      now,
+    });
+  return wire;
 }
 
 /** The wire AgentAction: the row with its quote and transaction as they are now. */

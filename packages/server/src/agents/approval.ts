@@ -7,6 +7,7 @@ import { executeQuote } from "../payments/execute.js";
 import { transitionPayment } from "../payments/lifecycle.js";
 import { findPaymentOrThrow } from "../payments/lookup.js";
 import { findTransaction, lockTransaction, type TransactionRow } from "../payments/store.js";
+import { transferInWithin } from "../payments/transfer-in.js";
 import { type Transaction, toTransaction } from "../payments/wire.js";
 import { jobNow } from "../platform/clock.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
@@ -114,7 +115,7 @@ export const agentJobHandlers = (): Record<string, JobHandler> => ({
 
 /** One action of one of the platform's agents; a malformed, foreign or unknown id is `404 NOT_FOUND`. */
 async function findAgentAction(deps: Deps, caller: Caller, rawAgentId: string, rawActionId: string) {
-  const agent = await findAgentOrThrow(deps.db, caller, rawAgentId);
+  const agent = await findAgentOrThrow(deps.db, caller, rawAgentId, { includeDeleted: true });
   const id = parseActionId(rawActionId);
   const row = id ? await store.findAction(deps.db, caller.platformId, id) : undefined;
   if (!row || row.agent_id !== agent.id) throw actionNotFound(rawActionId);
@@ -145,9 +146,37 @@ export async function approveAction(
   gates: readonly ExecutionGate[],
 ): Promise<AgentAction> {
   const row = await findAgentAction(deps, caller, rawAgentId, rawActionId);
-  if (row.status !== "PENDING_APPROVAL" || !row.transaction_id) throw actionNotPending(row);
-  await approveTransaction(deps, caller, row.transaction_id, gates);
+  if (row.status !== "PENDING_APPROVAL") throw actionNotPending(row);
+  if (row.type === "TRANSFER_IN" && !row.transaction_id) await approveTransferIn(deps, caller, row);
+  else if (row.transaction_id) await approveTransaction(deps, caller, row.transaction_id, gates);
+  else throw actionNotPending(row);
   return reloadAction(deps, caller, row.id);
+}
+
+/**
+ * A waiting transfer in moves now, with the platform's authority, in one transaction with its action
+ * (APPROVED, or FAILED when the sandbox fails it); a refused transfer (a `400`) leaves it waiting.
+ */
+async function approveTransferIn(deps: Deps, caller: Caller, row: store.AgentActionRow): Promise<void> {
+  const details = row.transfer_details;
+  if (!details) throw new Error(`transfer-in action ${row.id} has no transfer details`);
+  await deps.db.transaction(async (tx) => {
+    const locked = await store.lockAction(tx, caller.platformId, row.id);
+    if (locked?.status !== "PENDING_APPROVAL" || locked.transaction_id) throw actionNotPending(locked ?? row);
+    const now = nowFor(deps, caller);
+    const moved = await transferInWithin(
+      tx,
+      caller,
+      {
+        source: { accountId: details.sourceAccountId },
+        destination: { accountId: details.destinationAccountId },
+        amount: details.amount,
+      },
+      now,
+    );
+    const status = moved.status === "FAILED" ? "FAILED" : "APPROVED";
+    await store.updateAction(tx, row.id, { status, transaction_id: moved.id, now });
+  });
 }
 
 /**
@@ -162,7 +191,12 @@ export async function rejectAction(
   body: RejectActionBody | undefined,
 ): Promise<AgentAction> {
   const row = await findAgentAction(deps, caller, rawAgentId, rawActionId);
-  if (row.status !== "PENDING_APPROVAL" || !row.transaction_id) throw actionNotPending(row);
+  if (row.status !== "PENDING_APPROVAL") throw actionNotPending(row);
+  if (row.type === "TRANSFER_IN" && !row.transaction_id) {
+    await rejectTransferIn(deps, caller, row, body?.reason);
+    return reloadAction(deps, caller, row.id);
+  }
+  if (!row.transaction_id) throw actionNotPending(row);
   const transactionId = row.transaction_id;
   await deps.db.transaction(async (tx) => {
     const found = await findTransaction(tx, caller.platformId, transactionId);
@@ -171,14 +205,58 @@ export async function rejectAction(
     const action = await store.findActionByTransaction(tx, transactionId);
     if (!locked || !quote || !isAwaitingApproval(locked) || action?.status !== "PENDING_APPROVAL")
       throw actionNotPending(action ?? row);
-    const now = nowFor(deps, caller);
-    await transitionPayment(tx, locked, "FAILED", { pending_reason: null, now });
-    await quoteStore.updateQuoteStatus(tx, quote.id, { status: "FAILED", now });
-    await store.updateAction(tx, action.id, {
-      status: "REJECTED",
-      rejection_reason: body?.reason ?? null,
-      now,
-    });
+    await failRejected(tx, locked, quote.id, body?.reason, nowFor(deps, caller));
   });
   return reloadAction(deps, caller, row.id);
+}
+
+/** A rejected pending payment: transaction and quote FAILED, its action REJECTED; no money moves. */
+async function failRejected(
+  tx: Tx,
+  locked: TransactionRow,
+  quoteId: string,
+  reason: string | undefined,
+  now: Date,
+): Promise<void> {
+  await transitionPayment(tx, locked, "FAILED", { pending_reason: null, now });
+  await quoteStore.updateQuoteStatus(tx, quoteId, { status: "FAILED", now });
+  await settleAction(tx, locked.id, "REJECTED", now, reason);
+}
+
+/**
+ * `POST /transactions/{transactionId}/reject` (the hosted API's rejectPendingPayment), the twin of the approve:
+ * an agent payment awaiting platform approval becomes FAILED, its quote FAILED and its action REJECTED with the
+ * optional `reason`. Not awaiting approval → `409 TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL`.
+ */
+export async function rejectTransaction(
+  deps: Deps,
+  caller: Caller,
+  rawId: string,
+  body: RejectActionBody | undefined,
+): Promise<Transaction> {
+  const found = await findPaymentOrThrow(deps.db, caller, rawId);
+  if (!isAwaitingApproval(found)) throw notPending(found);
+  return deps.db.transaction(async (tx) => {
+    const { quote, locked } = await lockPending(tx, caller.platformId, found);
+    if (!locked || !quote || !isAwaitingApproval(locked)) throw notPending(locked ?? found);
+    await failRejected(tx, locked, quote.id, body?.reason, nowFor(deps, caller));
+    const rejected = await findTransaction(tx, caller.platformId, locked.id);
+    if (!rejected) throw new Error(`rejected transaction ${locked.id} vanished`);
+    return toTransaction(rejected);
+  });
+}
+
+/** A waiting transfer in is REJECTED: nothing had moved, nothing moves. */
+async function rejectTransferIn(
+  deps: Deps,
+  caller: Caller,
+  row: store.AgentActionRow,
+  reason: string | undefined,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const locked = await store.lockAction(tx, caller.platformId, row.id);
+    if (locked?.status !== "PENDING_APPROVAL" || locked.transaction_id) throw actionNotPending(locked ?? row);
+    const now = nowFor(deps, caller);
+    await store.updateAction(tx, row.id, { status: "REJECTED", rejection_reason: reason ?? null, now });
+  });
 }

@@ -35,13 +35,13 @@ export async function issueDeviceCode(tx: Tx, agentId: string, now: Date): Promi
   const code = randomCode();
   const expiresAt = new Date(now.getTime() + DEVICE_CODE_LIFETIME_MS);
   await store.insertDeviceCode(tx, { codeHash: codeHash(code), agentId, expiresAt, now });
-  return { agentId, code, expiresAt: expiresAt.toISOString() };
+  return { code, agentId, expiresAt: expiresAt.toISOString(), redeemed: false };
 }
 
 /**
  * `POST /agents/device-codes/{code}/redeem` (no credentials: the agent app holds none). Unknown and
- * expired codes (revocation expires them) are `404 NOT_FOUND`; a redeemed one is `409 CONFLICT`. The new
- * access token replaces the agent's previous one.
+ * expired codes (deleting the agent expires them) are `404 NOT_FOUND`; a redeemed one is `409 CONFLICT`.
+ * The new access token replaces the agent's previous one. Answers the hosted AgentDeviceCodeRedeemResponse.
  */
 export async function redeemDeviceCode(deps: Deps, rawCode: string): Promise<RedeemedDeviceCode> {
   const hash = codeHash(rawCode.slice(0, 64));
@@ -64,7 +64,7 @@ export async function redeemDeviceCode(deps: Deps, rawCode: string): Promise<Red
       token_issued_at: now,
       now,
     });
-    return { agentId: row.agent_id, customerId: row.customer_id, accessToken, tokenType: "Bearer" as const };
+    return { agentId: row.agent_id, agentName: row.agent_name, accessToken, policy: row.policy };
   });
 }
 
@@ -79,7 +79,7 @@ export async function authenticateAgent(db: Db, accessToken: string): Promise<Ca
     permissions: [],
     environment: row.environment,
     clockOffsetMs: row.clock_offset_ms,
-    agent: { agentId: row.id, customerId: row.customer_id, allowedOperations: row.policy.allowedOperations },
+    agent: { agentId: row.id, customerId: row.customer_id, allowedOperations: row.policy.permissions },
   };
 }
 

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
+import { ApiError } from "../core/errors/api-error.js";
+import type { AgentOperation } from "../core/http/context.js";
 import { schemaFieldErrors } from "../core/http/error-handler.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
 import { ErrorBody, errorResponses, StringEnum } from "../core/http/schemas.js";
@@ -8,12 +10,19 @@ import { InternalAccount, internalAccountTypes } from "../customers/schemas.js";
 import { invalidAccountBody } from "../external-accounts/external-accounts.js";
 import { CreatePlatformExternalAccountBody, ExternalAccount } from "../external-accounts/schemas.js";
 import { transactionStatuses } from "../payments/schemas.js";
-import { TransferOutBody } from "../payments/transfer-schemas.js";
+import { TransferInBody, TransferOutBody } from "../payments/transfer-schemas.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { CreateQuoteBody, ExecuteQuoteBody, Quote } from "../quotes/schemas.js";
 import { anyTransactionSchema, type CardRows } from "../transactions/card-rows.js";
 import { getSelfAction, listSelfActions } from "./actions.js";
-import { agentOf, agentTransferOut, createAgentQuote, executeAgentQuote, getAgentQuote } from "./payments.js";
+import {
+  agentOf,
+  agentTransferIn,
+  agentTransferOut,
+  createAgentQuote,
+  executeAgentQuote,
+  getAgentQuote,
+} from "./payments.js";
 import { Agent, AgentAction, AgentQuoteParams, agentActionStatuses } from "./schemas.js";
 import {
   createSelfExternalAccount,
@@ -25,6 +34,7 @@ import {
   listSelfInternalAccounts,
   listSelfTransactions,
 } from "./self.js";
+import { findAgent } from "./store.js";
 
 const currency = Type.Optional(Type.String({ pattern: "^[A-Z]{3,5}$" }));
 const security = [{ AgentAuth: [] }];
@@ -33,7 +43,7 @@ const responses = { ...errorResponses, 501: ErrorBody };
 
 /**
  * The agent's own routes: AgentAuth (Bearer access token) only, bound to the agent's customer; each needs
- * its policy operation (403 FORBIDDEN). No Idempotency-Key: keys are scoped per platform, and two agents
+ * its policy permission (403 FORBIDDEN); reads of its own accounts, quotes and actions need none. No Idempotency-Key: keys are scoped per platform, and two agents
  * of one platform must never be replayed each other's answers (docs/decisions/agents.md).
  */
 export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
@@ -43,12 +53,17 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { deps, gates, cards }) => {
   const AnyTransaction = anyTransactionSchema(cards);
   const tags = ["Agent operations"];
-  const agent = (
-    operation?: "VIEW_ACCOUNTS" | "VIEW_TRANSACTIONS" | "CREATE_EXTERNAL_ACCOUNTS" | "SEND_PAYMENTS",
-  ) => ({
+  const agent = (operation?: AgentOperation) => ({
     auth: "agent" as const,
     idempotency: false as const,
     ...(operation ? { agentOperation: operation } : {}),
+  });
+  // A paused agent keeps its token but may only read itself (`GET /agents/me` shows `isPaused`).
+  app.addHook("preValidation", async (request) => {
+    if (request.routeOptions.url?.endsWith("/agents/me") && request.method === "GET") return;
+    const caller = request.caller;
+    const row = await findAgent(deps.db, caller.platformId, agentOf(caller).agentId);
+    if (row?.is_paused) throw new ApiError("FORBIDDEN", { reason: "The agent is paused by its platform." });
   });
 
   app.get(
@@ -59,7 +74,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     "/agents/me/internal-accounts",
     {
-      config: agent("VIEW_ACCOUNTS"),
+      config: agent(),
       schema: {
         tags,
         security,
@@ -80,7 +95,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     "/agents/me/external-accounts",
     {
-      config: agent("VIEW_ACCOUNTS"),
+      config: agent(),
       schema: {
         tags,
         security,
@@ -97,7 +112,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
     "/agents/me/external-accounts",
     {
       attachValidation: true,
-      config: agent("CREATE_EXTERNAL_ACCOUNTS"),
+      config: agent("MANAGE_EXTERNAL_ACCOUNTS"),
       schema: {
         tags,
         security,
@@ -116,7 +131,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     "/agents/me/external-accounts/:externalAccountId",
     {
-      config: agent("VIEW_ACCOUNTS"),
+      config: agent(),
       schema: {
         tags,
         security,
@@ -129,7 +144,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
   app.delete(
     "/agents/me/external-accounts/:externalAccountId",
     {
-      config: agent("CREATE_EXTERNAL_ACCOUNTS"),
+      config: agent("MANAGE_EXTERNAL_ACCOUNTS"),
       schema: {
         tags,
         security,
@@ -147,7 +162,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     "/agents/me/quotes",
     {
-      config: agent("SEND_PAYMENTS"),
+      config: agent("CREATE_QUOTES"),
       schema: {
         tags,
         security,
@@ -162,7 +177,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     "/agents/me/quotes/:quoteId",
     {
-      config: agent("SEND_PAYMENTS"),
+      config: agent(),
       schema: { tags, security, params: AgentQuoteParams, response: { 200: Quote, ...errorResponses } },
     },
     async (request) => getAgentQuote(deps, request.caller, request.params.quoteId),
@@ -170,15 +185,15 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     "/agents/me/quotes/:quoteId/execute",
     {
-      config: { ...agent("SEND_PAYMENTS"), optionalBody: true },
+      config: { ...agent("EXECUTE_QUOTES"), optionalBody: true },
       schema: {
         tags,
         security,
         description:
-          "Executes the agent's quote; with requirePlatformApproval the payment waits as a PENDING transaction until POST /transactions/{id}/approve.",
+          "Executes the agent's quote and answers its EXECUTE_QUOTE action: PENDING_APPROVAL while the policy requires the platform's approval (the payment waits as a PENDING transaction), else APPROVED.",
         params: AgentQuoteParams,
         body: ExecuteQuoteBody,
-        response: { 200: Quote, ...responses },
+        response: { 200: AgentAction, ...responses },
       },
     },
     async (request) => executeAgentQuote(deps, request.caller, request.params.quoteId, gates),
@@ -186,7 +201,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     "/agents/me/actions",
     {
-      config: agent("SEND_PAYMENTS"),
+      config: agent(),
       schema: {
         tags,
         security,
@@ -207,7 +222,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     "/agents/me/actions/:actionId",
     {
-      config: agent("SEND_PAYMENTS"),
+      config: agent(),
       schema: {
         tags,
         security,
@@ -221,7 +236,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     "/agents/me/transfer-out",
     {
-      config: agent("SEND_PAYMENTS"),
+      config: agent("CREATE_TRANSFERS"),
       schema: {
         tags,
         security,
@@ -233,6 +248,21 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) =>
       reply.code(201).send(await agentTransferOut(deps, request.caller, request.body, gates)),
+  );
+  app.post(
+    "/agents/me/transfer-in",
+    {
+      config: agent("CREATE_TRANSFERS"),
+      schema: {
+        tags,
+        security,
+        description:
+          "Pulls money from the customer's external account into its internal account; answers the TRANSFER_IN action (PENDING_APPROVAL, nothing moved, while the policy requires the platform's approval).",
+        body: TransferInBody,
+        response: { 201: AgentAction, ...responses },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await agentTransferIn(deps, request.caller, request.body)),
   );
   app.get(
     "/agents/me/transactions",

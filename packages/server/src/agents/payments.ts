@@ -9,14 +9,16 @@ import { findExternalAccountOrThrow } from "../external-accounts/external-accoun
 import { executeQuote } from "../payments/execute.js";
 import { insertPayment, paymentFromQuote } from "../payments/lifecycle.js";
 import { expiredOrExecutable, quoteExpired } from "../payments/quote-execution.js";
-import type { TransferOutBody } from "../payments/transfer-schemas.js";
+import { transferInWithin } from "../payments/transfer-in.js";
+import type { TransferInBody, TransferOutBody } from "../payments/transfer-schemas.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { createQuoteIn, quoteNotFound, toQuote } from "../quotes/quotes.js";
 import { checkQuoteRequest } from "../quotes/request.js";
 import type { CreateQuoteBody, Quote } from "../quotes/schemas.js";
 import * as quoteStore from "../quotes/store.js";
-import { recordAction, toAgentAction } from "./actions.js";
-import type { AgentAction, AgentPolicy } from "./schemas.js";
+import { recordAction } from "./actions.js";
+import { agentUsage, evaluatePayment, type PaymentAsk } from "./policy.js";
+import type { AgentAction } from "./schemas.js";
 import * as store from "./store.js";
 
 /** The pendingReason of an agent payment waiting for `POST /transactions/{id}/approve`. */
@@ -42,29 +44,25 @@ async function requireOwnAccount(deps: Deps, caller: Caller, customerId: string,
     throw new ApiError("ACCOUNT_NOT_FOUND", { reason: `No internal account ${rawId}.` });
 }
 
-/** The policy ceiling for one payment in `currency`; a currency the policy does not list cannot be sent. */
-function requireWithinPolicy(policy: AgentPolicy, currency: string, amount: number): void {
-  const max = policy.maxTransactionAmounts.find((entry) => entry.currency === currency);
-  if (!max)
-    throw new ApiError("TRANSACTION_SIZE_LIMIT_EXCEEDED", {
-      reason: `The agent's policy allows no payments in ${currency}.`,
-    });
-  if (amount > max.amount)
-    throw new ApiError("TRANSACTION_SIZE_LIMIT_EXCEEDED", {
-      reason: `${amount} exceeds the agent's maximum of ${max.amount} ${currency} minor units per payment.`,
-    });
+/**
+ * The agent's row, locked in a payment's transaction: payments of one agent queue here, so each is checked
+ * against the usage the previous ones left (daily and monthly limits hold under concurrency).
+ */
+async function lockedAgent(tx: Executor, caller: Caller, lock: boolean): Promise<store.AgentRow> {
+  const row = await store.findAgent(tx, caller.platformId, agentOf(caller).agentId, lock);
+  if (!row) throw new Error("authenticated agent vanished");
+  return row;
 }
 
-async function currentPolicy(tx: Executor, caller: Caller): Promise<AgentPolicy> {
-  const row = await store.findAgent(tx, caller.platformId, agentOf(caller).agentId);
-  if (!row) throw new Error("authenticated agent vanished");
-  return row.policy;
+/** The policy's verdict on one payment, with the usage as of `now` (see evaluatePayment). */
+async function judge(tx: Executor, agent: store.AgentRow, ask: PaymentAsk, now: Date) {
+  return evaluatePayment(agent.policy, await agentUsage(tx, agent, now), ask);
 }
 
 /**
  * `POST /agents/me/quotes`: a quote from the agent's customer's account to another of its accounts or one
- * of its external accounts, within the policy's per-currency maximum (`lockedCurrencyAmount` here; the
- * total with fees at execute). Created through the quotes domain, then linked to the agent.
+ * of its external accounts, within the policy (the locked sending amount here; the total with fees and
+ * the usage again at execute). Created through the quotes domain, linked to the agent in its transaction.
  */
 export async function createAgentQuote(deps: Deps, caller: Caller, body: CreateQuoteBody): Promise<Quote> {
   const agent = agentOf(caller);
@@ -74,8 +72,14 @@ export async function createAgentQuote(deps: Deps, caller: Caller, body: CreateQ
   await requireOwnAccount(deps, caller, agent.customerId, request.source.accountId);
   await requireOwnAccount(deps, caller, agent.customerId, request.destination.accountId);
   const source = await findAccountOrThrow(deps.db, caller, request.source.accountId);
-  const policy = await currentPolicy(deps.db, caller);
-  requireWithinPolicy(policy, source.currency, request.lockedCurrencyAmount);
+  // The amount is known in the sending currency only when that side is locked; execute checks the total.
+  const amount = request.lockedCurrencySide === "SENDING" ? request.lockedCurrencyAmount : 0;
+  await judge(
+    deps.db,
+    await lockedAgent(deps.db, caller, false),
+    { accountId: source.id, currency: source.currency, amount },
+    nowFor(deps, caller),
+  );
   // The quote and its link to the agent commit together: no quote is left that no agent can execute.
   return deps.db.transaction(async (tx) => {
     const now = nowFor(deps, caller);
@@ -125,60 +129,86 @@ async function awaitApproval(tx: Tx, row: quoteStore.QuoteRow, now: Date) {
 }
 
 /**
- * `POST /agents/me/quotes/{quoteId}/execute`. Checks as `POST /quotes/{id}/execute` (409 once executed,
- * 400 QUOTE_EXPIRED committed as EXPIRED), then the policy's maximum against `totalSendingAmount`. With
- * `requirePlatformApproval` the payment waits for the platform (awaitApproval); otherwise it executes at
- * once through payments' quote execution.
+ * A quote of the agent's executed under the policy's verdict: waiting for the platform (awaitApproval) or
+ * at once through payments' quote execution; recorded as an action, all in the caller's transaction.
+ */
+async function executeUnderPolicy(
+  tx: Tx,
+  context: { deps: Deps; caller: Caller; now: Date; gates: readonly ExecutionGate[] },
+  agent: store.AgentRow,
+  quote: quoteStore.QuoteRow,
+  action: {
+    type: "EXECUTE_QUOTE" | "TRANSFER_OUT";
+    transfer_details?: store.AgentActionRow["transfer_details"];
+  },
+): Promise<AgentAction> {
+  const { now, caller } = context;
+  const ask = {
+    accountId: quote.source_account_id ?? "",
+    currency: quote.sending_currency,
+    amount: quote.total_sending_amount,
+  };
+  const mode = await judge(tx, agent, ask, now);
+  const executed =
+    mode === "APPROVAL_REQUIRED"
+      ? await awaitApproval(tx, quote, now)
+      : await executeQuote(tx, context, quote);
+  return recordAction(
+    tx,
+    {
+      platform_id: caller.platformId,
+      agent_id: agent.id,
+      customer_id: agent.customer_id,
+      type: action.type,
+      status: mode === "APPROVAL_REQUIRED" ? "PENDING_APPROVAL" : "APPROVED",
+      quote_id: executed.id,
+      transaction_id: executed.transaction_id,
+      transfer_details: action.transfer_details ?? null,
+      amount: ask.amount,
+      currency: ask.currency,
+    },
+    now,
+  );
+}
+
+/**
+ * `POST /agents/me/quotes/{quoteId}/execute` → the EXECUTE_QUOTE AgentAction (the hosted answer). Checks as
+ * `POST /quotes/{id}/execute` (409 once executed, 400 QUOTE_EXPIRED committed as EXPIRED), then the policy
+ * against `totalSendingAmount` and the usage: PENDING_APPROVAL (the payment waits for the platform) or
+ * APPROVED (executed at once).
  */
 export async function executeAgentQuote(
   deps: Deps,
   caller: Caller,
   rawId: string,
   gates: readonly ExecutionGate[],
-): Promise<Quote> {
-  const agent = agentOf(caller);
+): Promise<AgentAction> {
   const id = parseId("Quote", rawId);
   const outcome = await deps.db.transaction(
-    async (tx): Promise<{ expired: quoteStore.QuoteRow } | { quote: Quote }> => {
+    async (tx): Promise<{ expired: quoteStore.QuoteRow } | { action: AgentAction }> => {
+      const agent = await lockedAgent(tx, caller, true);
       const link = id ? await store.findAgentQuote(tx, id) : undefined;
       const row =
-        link && link.agent_id === agent.agentId
+        link && link.agent_id === agent.id
           ? await quoteStore.lockQuote(tx, caller.platformId, link.quote_id)
           : undefined;
       if (!row) throw quoteNotFound(rawId);
       const now = nowFor(deps, caller);
       const expired = await expiredOrExecutable(tx, row, now);
       if (expired) return { expired };
-      const policy = await currentPolicy(tx, caller);
-      requireWithinPolicy(policy, row.sending_currency, row.total_sending_amount);
-      const executed = policy.requirePlatformApproval
-        ? await awaitApproval(tx, row, now)
-        : await executeQuote(tx, { deps, caller, now, gates }, row);
-      await recordAction(
-        tx,
-        {
-          platform_id: caller.platformId,
-          agent_id: agent.agentId,
-          customer_id: agent.customerId,
-          type: "EXECUTE_QUOTE",
-          status: policy.requirePlatformApproval ? "PENDING_APPROVAL" : "APPROVED",
-          quote_id: executed.id,
-          transaction_id: executed.transaction_id,
-        },
-        now,
-      );
-      return { quote: toQuote(executed, now) };
+      const context = { deps, caller, now, gates };
+      return { action: await executeUnderPolicy(tx, context, agent, row, { type: "EXECUTE_QUOTE" }) };
     },
   );
   if ("expired" in outcome) throw quoteExpired(outcome.expired);
-  return outcome.quote;
+  return outcome.action;
 }
 
 /**
  * `POST /agents/me/transfer-out`: a payout from one of the customer's internal accounts to one of its
  * external accounts, built as an agent quote and executed at once (the rules, fees and rails of
- * `POST /quotes`), within the policy's maximum. Recorded as a TRANSFER_OUT action; with
- * `requirePlatformApproval` the payment waits for approval like an executed agent quote.
+ * `POST /quotes`), within the policy. Recorded as a TRANSFER_OUT action; when the policy requires
+ * approval the payment waits for the platform like an executed agent quote.
  */
 export async function agentTransferOut(
   deps: Deps,
@@ -200,37 +230,68 @@ export async function agentTransferOut(
   await requireOwnAccount(deps, caller, agent.customerId, body.source.accountId);
   await requireOwnAccount(deps, caller, agent.customerId, body.destination.accountId);
   const source = await findAccountOrThrow(deps.db, caller, body.source.accountId);
-  requireWithinPolicy(await currentPolicy(deps.db, caller), source.currency, body.amount);
+  const now = nowFor(deps, caller);
+  const ask = { accountId: source.id, currency: source.currency, amount: body.amount };
+  await judge(deps.db, await lockedAgent(deps.db, caller, false), ask, now);
   return deps.db.transaction(async (tx) => {
-    const now = nowFor(deps, caller);
-    const policy = await currentPolicy(tx, caller);
+    const locked = await lockedAgent(tx, caller, true);
     const quote = await createQuoteIn(tx, deps, caller, { ...request, immediatelyExecute: false }, now);
     await store.insertAgentQuote(tx, quote.id, agent.agentId, now);
-    requireWithinPolicy(policy, quote.sending_currency, quote.total_sending_amount);
-    const executed = policy.requirePlatformApproval
-      ? await awaitApproval(tx, quote, now)
-      : await executeQuote(tx, { deps, caller, now, gates }, quote);
-    const actionId = await recordAction(
+    return executeUnderPolicy(tx, { deps, caller, now, gates }, locked, quote, {
+      type: "TRANSFER_OUT",
+      transfer_details: {
+        amount: body.amount,
+        currency: source.currency,
+        sourceAccountId: source.id,
+        destinationAccountId: body.destination.accountId,
+      },
+    });
+  });
+}
+
+/**
+ * `POST /agents/me/transfer-in` → the TRANSFER_IN AgentAction: payments' transfer in (the hosted
+ * TransferInRequest: from one of the customer's external accounts into one of its internal accounts),
+ * within the policy (its amount counts against the limits). AUTO: moved at once, the action APPROVED, in
+ * one transaction with the money; APPROVAL_REQUIRED: nothing moves, the action waits (PENDING_APPROVAL,
+ * no transaction) and the platform's approval moves it.
+ */
+export async function agentTransferIn(
+  deps: Deps,
+  caller: Caller,
+  body: TransferInBody,
+): Promise<AgentAction> {
+  const agent = agentOf(caller);
+  if (!parseId("ExternalAccount", body.source.accountId))
+    throw invalidField("source.accountId", "must be an external account of the agent's customer");
+  await requireOwnAccount(deps, caller, agent.customerId, body.source.accountId);
+  await requireOwnAccount(deps, caller, agent.customerId, body.destination.accountId);
+  const destination = await findAccountOrThrow(deps.db, caller, body.destination.accountId);
+  return deps.db.transaction(async (tx) => {
+    const now = nowFor(deps, caller);
+    const locked = await lockedAgent(tx, caller, true);
+    const ask = { accountId: destination.id, currency: destination.currency, amount: body.amount };
+    const mode = await judge(tx, locked, ask, now);
+    const moved = mode === "AUTO" ? await transferInWithin(tx, caller, body, now) : undefined;
+    return recordAction(
       tx,
       {
         platform_id: caller.platformId,
         agent_id: agent.agentId,
         customer_id: agent.customerId,
-        type: "TRANSFER_OUT",
-        status: policy.requirePlatformApproval ? "PENDING_APPROVAL" : "APPROVED",
-        quote_id: executed.id,
-        transaction_id: executed.transaction_id,
+        type: "TRANSFER_IN",
+        status: !moved ? "PENDING_APPROVAL" : moved.status === "FAILED" ? "FAILED" : "APPROVED",
+        transaction_id: moved?.id ?? null,
         transfer_details: {
           amount: body.amount,
-          currency: source.currency,
-          sourceAccountId: source.id,
-          destinationAccountId: body.destination.accountId,
+          currency: destination.currency,
+          sourceAccountId: body.source.accountId,
+          destinationAccountId: destination.id,
         },
+        amount: body.amount,
+        currency: destination.currency,
       },
       now,
     );
-    const view = await store.findAction(tx, caller.platformId, actionId);
-    if (!view) throw new Error(`agent action ${actionId} vanished`);
-    return toAgentAction(tx, view, now);
   });
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
 import type { Deps } from "../core/deps.js";
 import { Page, PageQuery, Query, SortQuery, splitPageQuery } from "../core/http/pagination.js";
-import { DateTime, errorResponses, StringEnum } from "../core/http/schemas.js";
+import { DateTime, errorResponses } from "../core/http/schemas.js";
 import { Transaction } from "../payments/schemas.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import type { CardRows } from "../transactions/card-rows.js";
@@ -10,13 +10,13 @@ import { listApprovals } from "./actions.js";
 import {
   createAgent,
   createDeviceCode,
+  deleteAgent,
   getAgent,
   listAgents,
-  revokeAgent,
   updateAgent,
   updateAgentPolicy,
 } from "./agents.js";
-import { approveAction, approveTransaction, rejectAction } from "./approval.js";
+import { approveAction, approveTransaction, rejectAction, rejectTransaction } from "./approval.js";
 import { deviceCodeStatus, redeemDeviceCode } from "./device-codes.js";
 import { agentSelfRoutes } from "./me-routes.js";
 import {
@@ -51,7 +51,8 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
-        description: "Creates an agent bound to one customer, with its policy and a first device code.",
+        description:
+          "Creates an agent bound to one customer, with its policy; answers it with a first device code.",
         body: CreateAgentBody,
         response: { 201: CreatedAgent, ...errorResponses },
       },
@@ -65,7 +66,12 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
         tags,
         querystring: Query({
           customerId: Type.Optional(Type.String({ maxLength: 100 })),
-          status: Type.Optional(StringEnum(["ACTIVE", "REVOKED"])),
+          isPaused: Type.Optional(Type.Boolean()),
+          isConnected: Type.Optional(Type.Boolean()),
+          createdAfter: Type.Optional(DateTime()),
+          createdBefore: Type.Optional(DateTime()),
+          updatedAfter: Type.Optional(DateTime()),
+          updatedBefore: Type.Optional(DateTime()),
           ...PageQuery,
           ...SortQuery,
         }),
@@ -107,7 +113,14 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
   );
   app.patch(
     "/agents/:agentId",
-    { schema: { ...one, body: UpdateAgentBody, response: { 200: Agent, ...errorResponses } } },
+    {
+      schema: {
+        ...one,
+        description: "Renames the agent or pauses it (a paused agent's token may only read GET /agents/me).",
+        body: UpdateAgentBody,
+        response: { 200: Agent, ...errorResponses },
+      },
+    },
     async (request) => updateAgent(deps, request.caller, request.params.agentId, request.body),
   );
   app.patch(
@@ -169,18 +182,20 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => deviceCodeStatus(deps, request.caller, request.params.code),
   );
-  app.post(
-    "/agents/:agentId/revoke",
+  app.delete(
+    "/agents/:agentId",
     {
-      config: { optionalBody: true },
       schema: {
         ...one,
-        description: "Revokes the agent: its access token stops working and open device codes are voided.",
-        body: NoBody,
-        response: { 200: Agent, ...errorResponses },
+        description:
+          "Deletes the agent: its access token stops working, open device codes are voided; its actions stay.",
+        response: { 204: Type.Null(), ...errorResponses },
       },
     },
-    async (request) => revokeAgent(deps, request.caller, request.params.agentId),
+    async (request, reply) => {
+      await deleteAgent(deps, request.caller, request.params.agentId);
+      return reply.code(204).send(null);
+    },
   );
   app.post(
     "/agents/:agentId/device-codes",
@@ -229,6 +244,22 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => approveTransaction(deps, request.caller, request.params.transactionId, gates),
+  );
+
+  app.post(
+    "/transactions/:transactionId/reject",
+    {
+      config: { permission: "TRANSACT", optionalBody: true },
+      schema: {
+        tags: ["Transactions"],
+        description:
+          "Rejects an agent-initiated payment waiting with pendingReason PLATFORM_APPROVAL_REQUIRED: it FAILS, its quote FAILS and its agent action is REJECTED with the optional reason; no money moves.",
+        params: Type.Object({ transactionId: Type.String() }),
+        body: RejectActionBody,
+        response: { 200: Transaction, ...errorResponses },
+      },
+    },
+    async (request) => rejectTransaction(deps, request.caller, request.params.transactionId, request.body),
   );
 
   await app.register(agentSelfRoutes, { deps, gates, cards });

@@ -1,93 +1,178 @@
-import { type Static, Type } from "typebox";
+import { type Static, type TSchema, Type } from "typebox";
 import { DateTime, StringEnum } from "../core/http/schemas.js";
 import { MAX_AMOUNT } from "../core/money.js";
 import { Transaction } from "../payments/schemas.js";
 import { Quote } from "../quotes/schemas.js";
 
-export const agentOperations = [
-  "VIEW_ACCOUNTS",
+/** The hosted API's AgentPermission: what an agent's policy lets it do (docs/decisions.md, Agents). */
+export const agentPermissions = [
   "VIEW_TRANSACTIONS",
-  "CREATE_EXTERNAL_ACCOUNTS",
-  "SEND_PAYMENTS",
+  "CREATE_TRANSFERS",
+  "CREATE_QUOTES",
+  "EXECUTE_QUOTES",
+  "MANAGE_EXTERNAL_ACCOUNTS",
 ] as const;
+export const executionModes = ["AUTO", "APPROVAL_REQUIRED"] as const;
 
-/** A per-currency ceiling on what one agent-initiated payment may send (fees included), in minor units. */
-export const MaxTransactionAmount = Type.Object(
+const Currency = Type.String({ pattern: "^[A-Z]{3,5}$" });
+const Limit = Type.Integer({ minimum: 0, maximum: MAX_AMOUNT });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const AccountId = Type.String({ minLength: 1, maxLength: 100 });
+
+/** Per-payment, daily and monthly ceilings in one currency, minor units; payments in another currency are refused. */
+const spendingLimitFields = {
+  currency: Currency,
+  perTransactionLimit: Limit,
+  dailyLimit: Type.Optional(Nullable(Limit)),
+  dailyTransactionLimit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+  monthlyLimit: Type.Optional(Nullable(Limit)),
+};
+export const SpendingLimitsInput = Type.Object(spendingLimitFields, { additionalProperties: false });
+export const SpendingLimitsUpdate = Type.Object(
   {
-    currency: Type.String({ pattern: "^[A-Z]{3,5}$" }),
-    amount: Type.Integer({ minimum: 1, maximum: MAX_AMOUNT }),
+    currency: Type.Optional(Currency),
+    perTransactionLimit: Type.Optional(Limit),
+    dailyLimit: spendingLimitFields.dailyLimit,
+    dailyTransactionLimit: spendingLimitFields.dailyTransactionLimit,
+    monthlyLimit: spendingLimitFields.monthlyLimit,
   },
   { additionalProperties: false },
 );
+export type SpendingLimitsUpdate = Static<typeof SpendingLimitsUpdate>;
 
-/**
- * What an agent may do (docs/decisions/agents.md). `maxTransactionAmounts` lists the only currencies it
- * may send; `requirePlatformApproval` (default true) holds its payments until `POST /transactions/{id}/approve`.
- */
+export const AccountRestrictionsInput = Type.Object(
+  {
+    allowedAccountIds: Type.Optional(Nullable(Type.Array(AccountId, { maxItems: 100, uniqueItems: true }))),
+    accountRules: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            accountId: AccountId,
+            executionMode: Type.Optional(StringEnum(executionModes)),
+            perTransactionLimit: Type.Optional(Nullable(Limit)),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 100 },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const ApprovalThresholdsInput = Type.Object(
+  { currency: Type.Optional(Currency), amount: Type.Optional(Nullable(Limit)) },
+  { additionalProperties: false },
+);
+
+const permissionList = Type.Array(StringEnum(agentPermissions), {
+  maxItems: agentPermissions.length,
+  uniqueItems: true,
+});
+
+/** The hosted API's AgentPolicy as a request body (create). */
 export const AgentPolicyInput = Type.Object(
   {
-    allowedOperations: Type.Array(StringEnum(agentOperations), {
-      maxItems: agentOperations.length,
-      uniqueItems: true,
-    }),
-    maxTransactionAmounts: Type.Optional(Type.Array(MaxTransactionAmount, { maxItems: 20 })),
-    requirePlatformApproval: Type.Optional(Type.Boolean()),
+    permissions: permissionList,
+    defaultExecutionMode: StringEnum(executionModes),
+    spendingLimits: SpendingLimitsInput,
+    accountRestrictions: Type.Optional(AccountRestrictionsInput),
+    approvalThresholds: Type.Optional(ApprovalThresholdsInput),
   },
   { additionalProperties: false },
 );
 export type AgentPolicyInput = Static<typeof AgentPolicyInput>;
 
+/** The hosted API's AgentPolicy as stored and answered. */
 export const AgentPolicy = Type.Object({
-  allowedOperations: Type.Array(StringEnum(agentOperations)),
-  maxTransactionAmounts: Type.Array(Type.Object({ currency: Type.String(), amount: Type.Integer() })),
-  requirePlatformApproval: Type.Boolean(),
+  permissions: Type.Array(StringEnum(agentPermissions)),
+  defaultExecutionMode: StringEnum(executionModes),
+  spendingLimits: Type.Object({
+    currency: Type.String(),
+    perTransactionLimit: Type.Integer(),
+    dailyLimit: Type.Optional(Nullable(Type.Integer())),
+    dailyTransactionLimit: Type.Optional(Type.Integer()),
+    monthlyLimit: Type.Optional(Nullable(Type.Integer())),
+  }),
+  accountRestrictions: Type.Optional(
+    Type.Object({
+      allowedAccountIds: Type.Optional(Nullable(Type.Array(Type.String()))),
+      accountRules: Type.Optional(
+        Type.Array(
+          Type.Object({
+            accountId: Type.String(),
+            executionMode: Type.Optional(StringEnum(executionModes)),
+            perTransactionLimit: Type.Optional(Nullable(Type.Integer())),
+          }),
+        ),
+      ),
+    }),
+  ),
+  approvalThresholds: Type.Optional(
+    Type.Object({ currency: Type.Optional(Type.String()), amount: Type.Optional(Nullable(Type.Integer())) }),
+  ),
 });
 export type AgentPolicy = Static<typeof AgentPolicy>;
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 
+/** The hosted API's AgentCreateRequest. */
 export const CreateAgentBody = Type.Object(
   { customerId: Type.String({ maxLength: 100 }), name: Name, policy: AgentPolicyInput },
   { additionalProperties: false },
 );
 export type CreateAgentBody = Static<typeof CreateAgentBody>;
 
-/** `PATCH /agents/{agentId}`: the name (the policy changes through `PATCH /agents/{agentId}/policy`). */
+/** The hosted API's AgentUpdateRequest (the policy changes through `PATCH /agents/{agentId}/policy`). */
 export const UpdateAgentBody = Type.Object(
-  { name: Type.Optional(Name) },
+  { name: Type.Optional(Name), isPaused: Type.Optional(Type.Boolean()) },
   { additionalProperties: false, minProperties: 1 },
 );
 export type UpdateAgentBody = Static<typeof UpdateAgentBody>;
 
+/** The hosted API's AgentUsage: what the agent has spent today and this month (UTC, the platform's clock). */
+export const AgentUsage = Type.Object({
+  dailyTransactionCount: Type.Integer(),
+  dailySpend: Type.Integer(),
+  dailyResetDate: Type.Optional(Type.String({ format: "date" })),
+  monthlySpend: Type.Integer(),
+  monthlyResetMonth: Type.Optional(Type.String({ pattern: "^[0-9]{4}-[0-9]{2}$" })),
+});
+export type AgentUsage = Static<typeof AgentUsage>;
+
+/** The hosted API's Agent. */
 export const Agent = Type.Object({
   id: Type.String(),
-  customerId: Type.String(),
   name: Type.String(),
-  status: StringEnum(["ACTIVE", "REVOKED"]),
+  customerId: Type.String(),
+  isPaused: Type.Boolean(),
+  /** Whether the agent holds an access token (a device code was redeemed). */
+  isConnected: Type.Boolean(),
   policy: AgentPolicy,
-  /** When the current access token was issued (the last device code redeemed); absent before. */
-  accessTokenIssuedAt: Type.Optional(DateTime()),
-  revokedAt: Type.Optional(DateTime()),
+  usage: AgentUsage,
   createdAt: DateTime(),
   updatedAt: DateTime(),
 });
 export type Agent = Static<typeof Agent>;
 
-/** A device code, shown once: the agent app redeems it for its access token. */
+/** The hosted API's AgentDeviceCode: shown once; the agent app redeems it for its access token. */
 export const DeviceCode = Type.Object({
-  agentId: Type.String(),
   code: Type.String(),
+  agentId: Type.String(),
   expiresAt: DateTime(),
+  redeemed: Type.Boolean(),
 });
 export type DeviceCode = Static<typeof DeviceCode>;
 
-export const CreatedAgent = Type.Object({ ...Agent.properties, deviceCode: DeviceCode });
+/** The hosted API's AgentCreateResponse. */
+export const CreatedAgent = Type.Object({ agent: Agent, deviceCode: DeviceCode });
+export type CreatedAgent = Static<typeof CreatedAgent>;
 
+/** The hosted API's AgentDeviceCodeRedeemResponse. */
 export const RedeemedDeviceCode = Type.Object({
   agentId: Type.String(),
-  customerId: Type.String(),
+  agentName: Type.String(),
   accessToken: Type.String(),
-  tokenType: StringEnum(["Bearer"]),
+  policy: AgentPolicy,
 });
 export type RedeemedDeviceCode = Static<typeof RedeemedDeviceCode>;
 
@@ -114,6 +199,7 @@ export const AgentAction = Type.Object({
   id: Type.String(),
   agentId: Type.String(),
   customerId: Type.String(),
+  /** Absent when the customer has none (a customer's platformCustomerId is optional). */
   platformCustomerId: Type.Optional(Type.String()),
   status: StringEnum(agentActionStatuses),
   type: StringEnum(agentActionTypes),
@@ -135,12 +221,14 @@ export type RejectActionBody = Static<typeof RejectActionBody>;
 
 export const AgentActionParams = Type.Object({ agentId: Type.String(), actionId: Type.String() });
 
-/** `PATCH /agents/{agentId}/policy`: the fields given replace the policy's; the others stay (at least one). */
+/** The hosted API's AgentPolicyUpdateRequest: the fields given replace the policy's (spendingLimits merged). */
 export const UpdatePolicyBody = Type.Object(
   {
-    allowedOperations: Type.Optional(AgentPolicyInput.properties.allowedOperations),
-    maxTransactionAmounts: AgentPolicyInput.properties.maxTransactionAmounts,
-    requirePlatformApproval: AgentPolicyInput.properties.requirePlatformApproval,
+    permissions: Type.Optional(permissionList),
+    defaultExecutionMode: Type.Optional(StringEnum(executionModes)),
+    spendingLimits: Type.Optional(SpendingLimitsUpdate),
+    accountRestrictions: Type.Optional(AccountRestrictionsInput),
+    approvalThresholds: Type.Optional(ApprovalThresholdsInput),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -10,6 +10,7 @@ export interface AgentRow {
   name: string;
   status: "ACTIVE" | "REVOKED";
   policy: AgentPolicy;
+  is_paused: boolean;
   token_hash: string | null;
   token_issued_at: Date | null;
   revoked_at: Date | null;
@@ -20,7 +21,7 @@ export interface AgentRow {
 export async function insertAgent(tx: Tx, row: AgentRow): Promise<void> {
   await tx.query(
     `INSERT INTO agents (id, platform_id, customer_id, name, status, policy, token_hash, token_issued_at,
-       revoked_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+       revoked_at, created_at, updated_at, is_paused) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       row.id,
       row.platform_id,
@@ -33,13 +34,24 @@ export async function insertAgent(tx: Tx, row: AgentRow): Promise<void> {
       row.revoked_at,
       row.created_at,
       row.updated_at,
+      row.is_paused,
     ],
   );
 }
 
-export async function findAgent(db: Executor, platformId: string, id: string, lock = false) {
+/**
+ * An agent of the platform. A deleted agent (status REVOKED: kept for its actions' history) is found only
+ * with `includeDeleted`.
+ */
+export async function findAgent(
+  db: Executor,
+  platformId: string,
+  id: string,
+  lock = false,
+  includeDeleted = false,
+) {
   const [row] = await db.query<AgentRow>(
-    `SELECT * FROM agents WHERE platform_id = $1 AND id = $2${lock ? " FOR UPDATE" : ""}`,
+    `SELECT * FROM agents WHERE platform_id = $1 AND id = $2${includeDeleted ? "" : " AND status = 'ACTIVE'"}${lock ? " FOR UPDATE" : ""}`,
     [platformId, id],
   );
   return row;
@@ -62,7 +74,10 @@ export async function updateAgent(
   tx: Tx,
   id: string,
   change: Partial<
-    Pick<AgentRow, "name" | "policy" | "status" | "token_hash" | "token_issued_at" | "revoked_at">
+    Pick<
+      AgentRow,
+      "name" | "policy" | "is_paused" | "status" | "token_hash" | "token_issued_at" | "revoked_at"
+    >
   > & {
     now: Date;
   },
@@ -78,28 +93,54 @@ export async function updateAgent(
   return row;
 }
 
+export interface AgentFilters {
+  customerId?: string | undefined;
+  isPaused?: boolean | undefined;
+  isConnected?: boolean | undefined;
+  createdAfter?: Date | undefined;
+  createdBefore?: Date | undefined;
+  updatedAfter?: Date | undefined;
+  updatedBefore?: Date | undefined;
+}
+
+/** The platform's agents (deleted ones excluded). */
 export function listAgents(
   db: Executor,
   platformId: string,
-  filters: { customerId?: string | undefined; status?: string | undefined },
+  filters: AgentFilters,
   page: PageRequest,
 ): Promise<PageResult<AgentRow>> {
-  const where = ["platform_id = $1"];
+  const where = ["platform_id = $1", "status = 'ACTIVE'"];
   const params: unknown[] = [platformId];
-  for (const [column, value] of [
-    ["customer_id", filters.customerId],
-    ["status", filters.status],
+  for (const [condition, value] of [
+    ["customer_id =", filters.customerId],
+    ["is_paused =", filters.isPaused],
+    ["created_at >=", filters.createdAfter],
+    ["created_at <=", filters.createdBefore],
+    ["updated_at >=", filters.updatedAfter],
+    ["updated_at <=", filters.updatedBefore],
   ] as const) {
     if (value === undefined) continue;
     params.push(value);
-    where.push(`${column} = $${params.length}`);
+    where.push(`${condition} $${params.length}`);
   }
+  if (filters.isConnected !== undefined)
+    where.push(filters.isConnected ? "token_hash IS NOT NULL" : "token_hash IS NULL");
+  const scope = [
+    filters.customerId,
+    filters.isPaused,
+    filters.isConnected,
+    filters.createdAfter?.toISOString(),
+    filters.createdBefore?.toISOString(),
+    filters.updatedAfter?.toISOString(),
+    filters.updatedBefore?.toISOString(),
+  ].join("|");
   return listPage<AgentRow>({
     executor: db,
     table: "agents",
     where,
     params,
-    scope: `agents|${platformId}|${filters.customerId}|${filters.status}`,
+    scope: `agents|${platformId}|${scope}`,
     ...page,
   });
 }
@@ -123,13 +164,16 @@ export interface DeviceCodeRow {
   /** Of the agent and its platform, for the redeem's checks and clock. */
   platform_id: string;
   customer_id: string;
+  agent_name: string;
+  policy: AgentPolicy;
   clock_offset_ms: number;
 }
 
 /** Locks a device code (concurrent redeems of one code queue here, so exactly one succeeds). */
 export async function lockDeviceCode(tx: Tx, codeHash: string): Promise<DeviceCodeRow | undefined> {
   const [row] = await tx.query<DeviceCodeRow>(
-    `SELECT c.*, a.platform_id, a.customer_id, p.clock_offset_ms FROM agent_device_codes c
+    `SELECT c.*, a.platform_id, a.customer_id, a.name AS agent_name, a.policy, p.clock_offset_ms
+     FROM agent_device_codes c
      JOIN agents a ON a.id = c.agent_id JOIN platforms p ON p.id = a.platform_id
      WHERE c.code_hash = $1 FOR UPDATE OF c`,
     [codeHash],
@@ -140,7 +184,8 @@ export async function lockDeviceCode(tx: Tx, codeHash: string): Promise<DeviceCo
 /** A device code with its agent's platform (no lock: a read of its state). */
 export async function findDeviceCode(db: Executor, codeHash: string): Promise<DeviceCodeRow | undefined> {
   const [row] = await db.query<DeviceCodeRow>(
-    `SELECT c.*, a.platform_id, a.customer_id, p.clock_offset_ms FROM agent_device_codes c
+    `SELECT c.*, a.platform_id, a.customer_id, a.name AS agent_name, a.policy, p.clock_offset_ms
+     FROM agent_device_codes c
      JOIN agents a ON a.id = c.agent_id JOIN platforms p ON p.id = a.platform_id
      WHERE c.code_hash = $1`,
     [codeHash],
@@ -196,6 +241,9 @@ export interface AgentActionRow {
     destinationAccountId: string;
   } | null;
   rejection_reason: string | null;
+  /** What the action counts against the policy's spending limits. */
+  amount: number | null;
+  currency: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -206,8 +254,8 @@ export type AgentActionView = AgentActionRow & { platform_customer_id: string | 
 export async function insertAction(tx: Tx, row: AgentActionRow): Promise<void> {
   await tx.query(
     `INSERT INTO agent_actions (id, platform_id, agent_id, customer_id, type, status, quote_id, transaction_id,
-       transfer_details, rejection_reason, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+       transfer_details, rejection_reason, created_at, updated_at, amount, currency)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [
       row.id,
       row.platform_id,
@@ -221,6 +269,8 @@ export async function insertAction(tx: Tx, row: AgentActionRow): Promise<void> {
       row.rejection_reason,
       row.created_at,
       row.updated_at,
+      row.amount,
+      row.currency,
     ],
   );
 }
@@ -231,7 +281,8 @@ export async function insertAction(tx: Tx, row: AgentActionRow): Promise<void> {
  * its payment executes and FAILED otherwise.
  */
 const actionView = `(SELECT a.id, a.platform_id, a.agent_id, a.customer_id, a.type, a.quote_id, a.transaction_id,
-    a.transfer_details, a.rejection_reason, a.created_at, a.updated_at, c.platform_customer_id,
+    a.transfer_details, a.rejection_reason, a.amount, a.currency, a.created_at, a.updated_at,
+    c.platform_customer_id,
     CASE WHEN a.status = 'PENDING_APPROVAL' AND t.id IS NOT NULL
           AND NOT (t.status = 'PENDING' AND t.pending_reason = 'PLATFORM_APPROVAL_REQUIRED')
       THEN CASE WHEN t.status IN ('PROCESSING', 'COMPLETED') THEN 'APPROVED' ELSE 'FAILED' END
@@ -272,13 +323,56 @@ export async function findActionByTransaction(tx: Tx, transactionId: string) {
 export async function updateAction(
   tx: Tx,
   id: string,
-  change: { status: AgentActionStatus; rejection_reason?: string | null; now: Date },
+  change: {
+    status: AgentActionStatus;
+    rejection_reason?: string | null;
+    transaction_id?: string | null;
+    now: Date;
+  },
 ): Promise<void> {
   await tx.query(
-    `UPDATE agent_actions SET status = $2, rejection_reason = COALESCE($3, rejection_reason), updated_at = $4
+    `UPDATE agent_actions SET status = $2, rejection_reason = COALESCE($3, rejection_reason), updated_at = $4,
+       transaction_id = COALESCE($5, transaction_id)
      WHERE id = $1`,
-    [id, change.status, change.rejection_reason ?? null, change.now],
+    [id, change.status, change.rejection_reason ?? null, change.now, change.transaction_id ?? null],
   );
+}
+
+/** Locks one action by id (the transfer-in approval path: its action has no transaction yet). */
+export async function lockAction(tx: Tx, platformId: string, id: string) {
+  const [row] = await tx.query<AgentActionRow>(
+    "SELECT * FROM agent_actions WHERE platform_id = $1 AND id = $2 FOR UPDATE",
+    [platformId, id],
+  );
+  return row;
+}
+
+/**
+ * An agent's actions since the month started that are waiting or went through: how many since the day
+ * started, and what those in `currency` add up to for the day and the month.
+ */
+export async function usageSince(
+  db: Executor,
+  agentId: string,
+  currency: string,
+  since: { dayStart: Date; monthStart: Date },
+) {
+  const [row] = await db.query<{
+    daily_count: string | number;
+    daily_spend: string | number;
+    monthly_spend: string | number;
+  }>(
+    `SELECT COUNT(*) FILTER (WHERE created_at >= $2) AS daily_count,
+       COALESCE(SUM(amount) FILTER (WHERE created_at >= $2 AND currency = $4), 0) AS daily_spend,
+       COALESCE(SUM(amount) FILTER (WHERE currency = $4), 0) AS monthly_spend
+     FROM ${actionView} WHERE agent_id = $1 AND created_at >= $3 AND status IN ('PENDING_APPROVAL', 'APPROVED')`,
+    [agentId, since.dayStart, since.monthStart, currency],
+  );
+  return {
+    dailyTransactionCount: Number(row?.daily_count ?? 0),
+    dailySpend: Number(row?.daily_spend ?? 0),
+    monthlySpend: Number(row?.monthly_spend ?? 0),
+  };
 }
 
 export interface ActionFilters {

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { customers } from "../customers/tables.js";
 import { platforms } from "../platform/tables.js";
 
@@ -19,6 +19,7 @@ export const agents = pgTable(
     name: text("name").notNull(),
     status: text("status", { enum: ["ACTIVE", "REVOKED"] }).notNull(),
     policy: jsonb("policy").notNull(),
+    isPaused: boolean("is_paused").notNull().default(false),
     tokenHash: text("token_hash"),
     tokenIssuedAt: timestamp("token_issued_at", { withTimezone: true, precision: 3 }),
     revokedAt: timestamp("revoked_at", { withTimezone: true, precision: 3 }),
@@ -72,6 +73,9 @@ export const agentActions = pgTable(
     quoteId: text("quote_id"),
     transactionId: text("transaction_id"),
     transferDetails: jsonb("transfer_details"),
+    /** What the action counts against the policy's spending limits (AgentUsage). */
+    amount: bigint("amount", { mode: "number" }),
+    currency: text("currency"),
     rejectionReason: text("rejection_reason"),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),

@@ -14,6 +14,7 @@ import {
 } from "./external-accounts.js";
 import { livenessRoutes } from "./ownership/liveness-routes.js";
 import { ownershipRoutes } from "./ownership/routes.js";
+import { receiverLookupRoutes } from "./receiver-lookup-routes.js";
 import {
   CreateCustomerExternalAccountBody,
   CreatePlatformExternalAccountBody,
@@ -122,4 +123,5 @@ export const externalAccountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = 
 
   await app.register(ownershipRoutes, { deps });
   await app.register(livenessRoutes, { deps });
+  await app.register(receiverLookupRoutes, { deps });
 };

@@ -1,5 +1,5 @@
 import { type Static, Type } from "typebox";
-import { DateTime, DiscriminatedUnion, StringEnum } from "../core/http/schemas.js";
+import { Currency, DateTime, DiscriminatedUnion, StringEnum } from "../core/http/schemas.js";
 
 import { bankAccountInfos } from "./bank-accounts/table.js";
 import { Beneficiary } from "./bank-accounts/usd.js";
@@ -106,3 +106,28 @@ export const ExternalAccount = Type.Object({
 export type ExternalAccount = Static<typeof ExternalAccount>;
 
 export const ExternalAccountParams = Type.Object({ externalAccountId: Type.String() });
+
+/** The hosted API's ReceiverExternalAccountLookupResponse. */
+export const ReceiverExternalAccountLookup = Type.Object({
+  lookupId: Type.String(),
+  accountId: Type.String(),
+  supportedCurrencies: Type.Array(
+    Type.Object({
+      currency: Currency,
+      estimatedExchangeRate: Type.Number({ exclusiveMinimum: 0 }),
+      min: Type.Integer({ minimum: 1 }),
+      max: Type.Integer({ minimum: 1 }),
+    }),
+  ),
+  requiredPayerDataFields: Type.Array(Type.Object({ name: Type.String(), mandatory: Type.Boolean() })),
+});
+export type ReceiverExternalAccountLookup = Static<typeof ReceiverExternalAccountLookup>;
+
+export const ReceiverLookupParams = Type.Object({ accountId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const ReceiverLookupQuery = Type.Object(
+  {
+    senderUmaAddress: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
+    customerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);

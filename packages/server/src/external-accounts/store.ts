@@ -122,3 +122,32 @@ export async function setBankValidation(
   if (!row) throw new Error(`external account ${id} vanished`);
   return row;
 }
+
+export type ExternalAccountLookupRow = {
+  id: string;
+  platform_id: string;
+  account_id: string;
+  customer_id: string | null;
+  sender_uma_address: string | null;
+  created_at: Date;
+};
+
+export async function insertLookup(tx: Tx, row: ExternalAccountLookupRow): Promise<void> {
+  await tx.query(
+    `INSERT INTO external_account_lookups (id, platform_id, account_id, customer_id, sender_uma_address, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [row.id, row.platform_id, row.account_id, row.customer_id, row.sender_uma_address, row.created_at],
+  );
+}
+
+export async function findLookup(
+  db: Executor,
+  platformId: string,
+  id: string,
+): Promise<ExternalAccountLookupRow | undefined> {
+  const [row] = await db.query<ExternalAccountLookupRow>(
+    "SELECT * FROM external_account_lookups WHERE platform_id = $1 AND id = $2",
+    [platformId, id],
+  );
+  return row;
+}

@@ -71,3 +71,21 @@ export const ownershipChallenges = pgTable(
     uniqueIndex("ownership_challenges_token_key").on(t.tokenHash).where(sql`${t.tokenHash} IS NOT NULL`),
   ],
 );
+
+/** A receiver lookup of an external account (`GET /receiver/external-account/{id}`), for the quote citing it. */
+export const externalAccountLookups = pgTable(
+  "external_account_lookups",
+  {
+    id: text("id").primaryKey(),
+    platformId: text("platform_id")
+      .notNull()
+      .references(() => platforms.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => externalAccounts.id),
+    customerId: text("customer_id"),
+    senderUmaAddress: text("sender_uma_address"),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [index("external_account_lookups_platform_idx").on(t.platformId, t.createdAt)],
+);

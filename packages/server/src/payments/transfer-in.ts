@@ -65,46 +65,56 @@ async function record(tx: Tx, row: TransactionRow, locked: LockedAccounts, now: 
  * 004 FAILED COMPLIANCE_REJECTED, no money moved; 005 settles, then is returned ~30 s later.
  */
 export async function transferIn(deps: Deps, caller: Caller, body: TransferInBody): Promise<Transaction> {
-  return deps.db.transaction(async (tx) => {
-    const now = nowFor(deps, caller);
-    const found = await findAccountOrThrow(tx, caller, body.destination.accountId);
-    const external = await payoutDestination(tx, caller, found, body.source.accountId);
-    requireValidated(external);
-    const locked = await lockForPosting(tx, caller.platformId, [found.id]);
-    const account = locked.get(found.id) ?? found;
-    requireActive(account);
-    await requireEndUserTerms(tx, [account.customer_id]);
-    if (account.currency !== "USD")
-      throw new ApiError("NOT_IMPLEMENTED", {
-        reason: "Transfers in to non-USD accounts are not built yet.",
-      });
-    const suffix =
-      caller.environment === "SANDBOX" ? sandboxSuffix(String(external.account_info.accountNumber)) : "";
-    if (suffix === "002")
-      throw new ApiError("INSUFFICIENT_FUNDS", {
-        reason: `External account ${external.id} cannot fund this transfer (sandbox 002).`,
-      });
-    const failureReason =
-      suffix === "003" ? "ACCOUNT_INVALID" : suffix === "004" ? "COMPLIANCE_REJECTED" : null;
-    const base = incoming(
-      caller,
-      { ...body, destination: { accountId: account.id } },
-      account.customer_id,
+  return deps.db.transaction((tx) => transferInWithin(tx, caller, body, nowFor(deps, caller)));
+}
+
+/**
+ * `transferIn` inside the caller's transaction, so a caller recording something about the transfer (an
+ * agent's action) commits with the money or not at all.
+ */
+export async function transferInWithin(
+  tx: Tx,
+  caller: Caller,
+  body: TransferInBody,
+  now: Date,
+): Promise<Transaction> {
+  const found = await findAccountOrThrow(tx, caller, body.destination.accountId);
+  const external = await payoutDestination(tx, caller, found, body.source.accountId);
+  requireValidated(external);
+  const locked = await lockForPosting(tx, caller.platformId, [found.id]);
+  const account = locked.get(found.id) ?? found;
+  requireActive(account);
+  await requireEndUserTerms(tx, [account.customer_id]);
+  if (account.currency !== "USD")
+    throw new ApiError("NOT_IMPLEMENTED", {
+      reason: "Transfers in to non-USD accounts are not built yet.",
+    });
+  const suffix =
+    caller.environment === "SANDBOX" ? sandboxSuffix(String(external.account_info.accountNumber)) : "";
+  if (suffix === "002")
+    throw new ApiError("INSUFFICIENT_FUNDS", {
+      reason: `External account ${external.id} cannot fund this transfer (sandbox 002).`,
+    });
+  const failureReason =
+    suffix === "003" ? "ACCOUNT_INVALID" : suffix === "004" ? "COMPLIANCE_REJECTED" : null;
+  const base = incoming(
+    caller,
+    { ...body, destination: { accountId: account.id } },
+    account.customer_id,
+    now,
+  );
+  const row = failureReason
+    ? { ...base, status: "FAILED", failure_reason: failureReason, settled_at: null }
+    : base;
+  if (suffix === "005") {
+    const runAt = new Date(now.getTime() + TRANSFER_RETURN_AFTER_MS);
+    await scheduleJob(tx, {
+      platformId: caller.platformId,
+      kind: TRANSFER_IN_RETURN,
+      payload: { transactionId: row.id },
+      runAt,
       now,
-    );
-    const row = failureReason
-      ? { ...base, status: "FAILED", failure_reason: failureReason, settled_at: null }
-      : base;
-    if (suffix === "005") {
-      const runAt = new Date(now.getTime() + TRANSFER_RETURN_AFTER_MS);
-      await scheduleJob(tx, {
-        platformId: caller.platformId,
-        kind: TRANSFER_IN_RETURN,
-        payload: { transactionId: row.id },
-        runAt,
-        now,
-      });
-    }
-    return record(tx, row, locked, now);
-  });
+    });
+  }
+  return record(tx, row, locked, now);
 }

@@ -4,6 +4,7 @@ import type { Caller } from "../core/http/context.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { findExternalAccountOrThrow } from "../external-accounts/external-accounts.js";
+import { checkLookupOf } from "../external-accounts/receiver-lookup.js";
 import { walletAccountTypes } from "../external-accounts/schemas.js";
 import type { ExternalAccountRow } from "../external-accounts/store.js";
 import type { RailFeeConfig } from "../platform/schemas.js";
@@ -69,6 +70,7 @@ export function requireValidated(external: ExternalAccountRow): void {
 async function payoutAccounts(tx: Tx, caller: Caller, request: AccountTransferRequest) {
   const source = await findAccountOrThrow(tx, caller, request.source.accountId);
   const external = await ownedExternalAccount(tx, caller, source, request.destination.accountId);
+  if (request.lookupId !== undefined) await checkLookupOf(tx, caller, request.lookupId, external.id);
   if (request.source.customerId !== undefined && request.source.customerId !== source.customer_id)
     throw invalidField("source.customerId", "is not the owner of the source account");
   if (request.immediatelyExecute && source.type === "EMBEDDED_WALLET")

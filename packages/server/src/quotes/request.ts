@@ -27,9 +27,9 @@ function foreignFields(body: CreateQuoteBody): FieldError[] {
   }
   if (destination.destinationType === "ACCOUNT") {
     refuse("destination.umaAddress", destination.umaAddress, "applies only to UMA_ADDRESS destinations");
-    refuse("lookupId", body.lookupId, "applies only to UMA_ADDRESS destinations");
     refuse("senderCustomerInfo", body.senderCustomerInfo, "applies only to UMA_ADDRESS destinations");
     if (parseId("InternalAccount", destination.accountId)) {
+      refuse("lookupId", body.lookupId, "applies only to UMA_ADDRESS and external account destinations");
       refuse(
         "destination.paymentRail",
         destination.paymentRail,

@@ -64,7 +64,7 @@ export const QuoteDestination = Type.Object(
 export const scaFactors = ["SMS_OTP", "TOTP", "PASSKEY"] as const;
 export const ScaFactor = StringEnum(scaFactors, {
   description:
-    "SMS_OTP: a 6-digit code sent by SMS to the customer's phoneNumber (else its email). PASSKEY: the enrolled passkey. TOTP: not offered.",
+    "SMS_OTP: a 6-digit code sent by SMS to the customer's phoneNumber (else its email). PASSKEY: the enrolled passkey. TOTP: the enrolled authenticator app's code.",
 });
 export type ScaFactor = Static<typeof ScaFactor>;
 
@@ -95,14 +95,14 @@ export const CreateQuoteBody = Type.Object(
     platformFeeOverride: Type.Optional(Amount(0)),
     lookupId: Type.Optional(Text(100)),
     senderCustomerInfo: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    scaFactor: Type.Optional(Text(64)),
+    scaFactor: Type.Optional(ScaFactor),
   },
   { additionalProperties: false },
 );
 export type CreateQuoteBody = Static<typeof CreateQuoteBody>;
 
 export const ExecuteQuoteBody = Type.Object(
-  { scaFactor: Type.Optional(Text(64)) },
+  { scaFactor: Type.Optional(ScaFactor) },
   { additionalProperties: false },
 );
 export type ExecuteQuoteBody = Static<typeof ExecuteQuoteBody>;

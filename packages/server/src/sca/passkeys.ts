@@ -13,15 +13,17 @@ import { issueChallenge } from "./challenges.js";
 import { findLivePasskey, insertPasskey, markPasskeyDeleted, type PasskeyRow } from "./passkey-store.js";
 import { findScaCustomerOrThrow, readScaCustomerOrThrow } from "./regions.js";
 import type {
-  PasskeyEnrollmentConfirmResponse,
-  PasskeyEnrollmentStart,
   ScaFactorConfirmRequest,
+  ScaFactorConfirmResponse,
   ScaFactorEnrollRequest,
+  ScaFactorEnrollStart,
   ScaFactorList,
   ScaFactorView,
 } from "./schemas.js";
 import { requireLiveSession } from "./sessions.js";
 import * as store from "./store.js";
+import { confirmTotpEnrollment, startTotpEnrollment } from "./totp.js";
+import { deleteTotp, findTotp } from "./totp-store.js";
 import { availableFactors, scaRelyingParty } from "./webauthn.js";
 
 const ONE_PER_CUSTOMER = "sca_passkeys_one_per_customer_key";
@@ -39,15 +41,21 @@ const alreadyEnrolled = (customerId: string) =>
     reason: `Customer ${customerId} already has an enrolled SCA passkey; delete it before enrolling another.`,
   });
 
-const totpNotOffered = () => invalidField("type", "TOTP is not offered by this service; use PASSKEY");
+const TOTP_NAME = "Authenticator app";
 
-/** `GET /sca/factors?customerId=` (`listScaFactors`): SMS_OTP when a phone or e-mail is on file, the passkey once enrolled. */
+/**
+ * `GET /sca/factors?customerId=` (`listScaFactors`): SMS_OTP when a phone or e-mail is on file, the passkey
+ * and the TOTP factor once enrolled (`credentialId`: what `DELETE /sca/factors/{credentialId}` takes).
+ */
 export async function listFactors(deps: Deps, caller: Caller, customerId: string): Promise<ScaFactorList> {
   const customer = await readScaCustomerOrThrow(deps.db, caller, customerId);
   const passkey = await findLivePasskey(deps.db, customer.id);
-  const factors = (await availableFactors(deps.db, customer)).map(
-    (factor): ScaFactorView => (factor === "PASSKEY" && passkey ? passkeyView(passkey) : { factor }),
-  );
+  const totp = await findTotp(deps.db, customer.id, "ACTIVE");
+  const factors = (await availableFactors(deps.db, customer)).map((factor): ScaFactorView => {
+    if (factor === "PASSKEY" && passkey) return passkeyView(passkey);
+    if (factor === "TOTP" && totp) return { factor, credentialId: totp.id, name: TOTP_NAME };
+    return { factor };
+  });
   return { factors };
 }
 
@@ -61,8 +69,8 @@ export async function startEnrollment(
   caller: Caller,
   customerId: string,
   body: ScaFactorEnrollRequest,
-): Promise<PasskeyEnrollmentStart> {
-  if (body.type === "TOTP") throw totpNotOffered();
+): Promise<ScaFactorEnrollStart> {
+  if (body.type === "TOTP") return startTotpEnrollment(deps, caller, customerId);
   return deps.db.transaction(async (tx) => {
     const customer = await findScaCustomerOrThrow(tx, caller, customerId);
     const now = nowFor(deps, caller);
@@ -101,8 +109,8 @@ export async function confirmEnrollment(
   caller: Caller,
   customerId: string,
   body: ScaFactorConfirmRequest,
-): Promise<PasskeyEnrollmentConfirmResponse> {
-  if (body.type === "TOTP") throw totpNotOffered();
+): Promise<ScaFactorConfirmResponse> {
+  if (body.type === "TOTP") return confirmTotpEnrollment(deps, caller, customerId, body);
   const { credential, origin } = body;
   if (!origin) throw invalidField("origin", "is required for a PASSKEY enrolment");
   if (!credential) throw invalidField("credential", "is required for a PASSKEY enrolment");
@@ -180,12 +188,14 @@ export async function deleteFactor(
   await deps.db.transaction(async (tx) => {
     const customer = await findScaCustomerOrThrow(tx, caller, customerId);
     const row = await findLivePasskey(tx, customer.id);
-    if (row?.credential_id !== credentialId)
+    const totp = await findTotp(tx, customer.id, "ACTIVE");
+    if (row?.credential_id !== credentialId && totp?.id !== credentialId)
       throw new ApiError("AUTH_METHOD_NOT_FOUND", {
         reason: `Customer ${customer.id} has no SCA factor with credential id ${credentialId}.`,
       });
     const now = nowFor(deps, caller);
     await requireLiveSession(tx, customer.id, now);
-    await markPasskeyDeleted(tx, row.id, now);
+    if (row?.credential_id === credentialId) await markPasskeyDeleted(tx, row.id, now);
+    else await deleteTotp(tx, customer.id, now);
   });
 }

@@ -1,12 +1,11 @@
 import type { Tx } from "../core/db/db.js";
-import { ApiError, invalidField } from "../core/errors/api-error.js";
+import { invalidField } from "../core/errors/api-error.js";
 import { scheduleJob } from "../core/jobs/jobs.js";
 import type { CustomerRow } from "../customers/store.js";
 import type { GateContext } from "../quotes/execution-gate.js";
 import type { QuoteRow } from "../quotes/store.js";
 import { issueChallenge, requireUnlocked, toScaChallenge } from "./challenges.js";
-import { findLivePasskey } from "./passkey-store.js";
-import { storedFactor } from "./sessions.js";
+import { usableFactor } from "./sessions.js";
 import * as store from "./store.js";
 
 /** Job kind: a payment challenge reached its `expiresAt` (fails the payment unless it was answered). */
@@ -28,10 +27,10 @@ export async function holdForScaChallenge(
   requireUnlocked(await store.lockScaCustomer(tx, caller.platformId, customer.id, now), now);
   const wire = scaFactor ?? "SMS_OTP";
   if (wire !== "SMS_OTP" && wire !== "PASSKEY" && wire !== "TOTP")
-    throw invalidField("scaFactor", "must be SMS_OTP or PASSKEY");
-  const factor = storedFactor(customer.id, wire);
-  if (factor === "PASSKEY" && !(await findLivePasskey(tx, customer.id)))
-    throw new ApiError("CONFLICT", { reason: `Customer ${customer.id} has no enrolled SCA passkey.` });
+    throw invalidField("scaFactor", "must be SMS_OTP, TOTP or PASSKEY", {
+      enum: ["SMS_OTP", "TOTP", "PASSKEY"],
+    });
+  const factor = await usableFactor(tx, customer.id, wire);
   const challenge = await issueChallenge(deps, tx, caller, {
     customer,
     purpose: "PAYMENT",

@@ -51,7 +51,7 @@ export async function authorizeQuote(
   gates: readonly ExecutionGate[],
 ): Promise<Quote> {
   const { challenge: waiting } = await deps.db.transaction((tx) => heldQuote(tx, caller, rawId));
-  const answer = answerFor(caller, body, waiting.factor);
+  const answer = answerFor(deps, caller, body, waiting.factor);
   return answerChallenge(
     deps,
     caller,

@@ -10,6 +10,7 @@ import { confirmTrustChange, startTrust, startUntrust, type TrustChange } from "
 import { confirmContactVerification, sendContactVerification } from "./contact-verification.js";
 import { confirmEnrollment, deleteFactor, listFactors, startEnrollment } from "./passkeys.js";
 import { authorizeQuote, resendQuoteCode } from "./payments.js";
+import { resetRoutes } from "./reset-routes.js";
 import {
   BeneficiaryTrustConfirm,
   BeneficiaryTrustConfirmRequest,
@@ -19,14 +20,14 @@ import {
   CustomerParams,
   CustomerQuery,
   EmptyBody,
-  PasskeyEnrollmentConfirmResponse,
-  PasskeyEnrollmentStart,
   QuoteParams,
   RecordSecurityEventRequest,
   RecordSecurityEventResponse,
   ScaAuthorization,
   ScaFactorConfirmRequest,
+  ScaFactorConfirmResponse,
   ScaFactorEnrollRequest,
+  ScaFactorEnrollStart,
   ScaFactorList,
   ScaLoginComplete,
   ScaLoginCompleteRequest,
@@ -45,6 +46,7 @@ export const scaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonly 
   const errors = { ...errorResponses, 423: ErrorBody };
 
   const sca = { tags, querystring: CustomerQuery };
+  await app.register(resetRoutes, { deps });
   app.get(
     "/sca/factors",
     {
@@ -62,9 +64,9 @@ export const scaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonly 
       schema: {
         ...sca,
         description:
-          "Starts enrolling the customer's passkey: WebAuthn creation options (TOTP is not offered).",
+          "Starts enrolling a TOTP factor (a new secret) or a passkey (WebAuthn creation options).",
         body: ScaFactorEnrollRequest,
-        response: { 200: PasskeyEnrollmentStart, ...errors },
+        response: { 200: ScaFactorEnrollStart, ...errors },
       },
     },
     async (request) => startEnrollment(deps, request.caller, request.query.customerId, request.body),
@@ -74,9 +76,10 @@ export const scaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonly 
     {
       schema: {
         ...sca,
-        description: "Finishes the passkey enrolment with the WebAuthn registration response.",
+        description:
+          "Finishes an enrolment: TOTP with the secret and its current code (answers recovery codes), PASSKEY with the WebAuthn registration response.",
         body: ScaFactorConfirmRequest,
-        response: { 200: PasskeyEnrollmentConfirmResponse, ...errors },
+        response: { 200: ScaFactorConfirmResponse, ...errors },
       },
     },
     async (request) => confirmEnrollment(deps, request.caller, request.query.customerId, request.body),
@@ -86,7 +89,8 @@ export const scaRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; gates: readonly 
     {
       schema: {
         ...sca,
-        description: "Deletes the customer's passkey.",
+        description:
+          "Deletes the customer's passkey or TOTP factor (its credentialId from GET /sca/factors).",
         params: CredentialParams,
         response: { 204: Type.Null(), ...errors },
       },

@@ -9,14 +9,20 @@ const Code = Type.String({ pattern: "^[0-9]{6}$", description: "The 6-digit code
 // The hosted `ScaFactor` and `ScaChallenge` live with the Quote that carries them (quotes import no sca).
 export { ScaChallenge, ScaFactor, scaFactors } from "../quotes/schemas.js";
 
-/** A WebAuthn assertion (`navigator.credentials.get`), base64url fields, as for wallet passkeys. */
-export const PasskeyAssertion = object({
-  credentialId: Type.String({ minLength: 1, maxLength: 1024 }),
-  clientDataJson: Type.String({ minLength: 1, maxLength: 8192 }),
-  authenticatorData: Type.String({ minLength: 1, maxLength: 8192 }),
-  signature: Type.String({ minLength: 1, maxLength: 2048 }),
-  userHandle: Type.Optional(Type.String({ maxLength: 1024 })),
-});
+/**
+ * The hosted `PasskeyAssertion` (`navigator.credentials.get`), base64url fields, as for wallet passkeys.
+ * The hosted request bodies type `passkeyAssertion` as an open object, so extra members are ignored.
+ */
+export const PasskeyAssertion = Type.Object(
+  {
+    credentialId: Type.String({ minLength: 1, maxLength: 1024 }),
+    clientDataJson: Type.String({ minLength: 1, maxLength: 8192 }),
+    authenticatorData: Type.String({ minLength: 1, maxLength: 8192 }),
+    signature: Type.String({ minLength: 1, maxLength: 2048 }),
+    userHandle: Type.Optional(Type.String({ maxLength: 1024 })),
+  },
+  { additionalProperties: true },
+);
 export type PasskeyAssertion = Static<typeof PasskeyAssertion>;
 
 const nullable = <T extends Parameters<typeof Type.Optional>[0]>(schema: T) =>
@@ -37,7 +43,7 @@ export type ScaFactorView = Static<typeof ScaFactorView>;
 export const ScaFactorList = Type.Object({ factors: Type.Array(ScaFactorView) });
 export type ScaFactorList = Static<typeof ScaFactorList>;
 
-/** The hosted API's `ScaFactorEnrollRequestOneOf` (`TOTP` is refused: not offered). */
+/** The hosted API's `ScaFactorEnrollRequestOneOf` (`TotpFactorEnrollRequest` | `PasskeyFactorEnrollRequest`). */
 export const ScaFactorEnrollRequest = object({ type: StringEnum(["TOTP", "PASSKEY"]) });
 export type ScaFactorEnrollRequest = Static<typeof ScaFactorEnrollRequest>;
 
@@ -50,7 +56,23 @@ export const PasskeyEnrollmentStart = Type.Object({
 });
 export type PasskeyEnrollmentStart = Static<typeof PasskeyEnrollmentStart>;
 
-/** The hosted API's `PasskeyEnrollmentConfirmRequest`: `credential` is the WebAuthn RegistrationResponseJSON. */
+/** The hosted API's `TotpEnrollmentStart`: `totpUri` (or `secretBase32Encoded`) goes to the authenticator app. */
+export const TotpEnrollmentStart = Type.Object({
+  type: Type.Literal("TOTP"),
+  secret: Type.String({ description: "The 160-bit secret, hex; send it back with /sca/factors/confirm." }),
+  secretBase32Encoded: Type.String({ description: "The same secret, RFC 4648 base32 (no padding)." }),
+  totpUri: Type.String({ description: "otpauth://totp/… (SHA1, 6 digits, 30 s)." }),
+});
+export type TotpEnrollmentStart = Static<typeof TotpEnrollmentStart>;
+
+/** The hosted API's `ScaFactorEnrollStartOneOf`. */
+export const ScaFactorEnrollStart = Type.Union([TotpEnrollmentStart, PasskeyEnrollmentStart]);
+export type ScaFactorEnrollStart = Static<typeof ScaFactorEnrollStart>;
+
+/**
+ * The hosted API's `ScaFactorConfirmRequestOneOf`: `{type: TOTP, secret, code}` or `{type: PASSKEY, origin,
+ * credential}` (`credential` is the WebAuthn RegistrationResponseJSON).
+ */
 export const ScaFactorConfirmRequest = object({
   type: StringEnum(["TOTP", "PASSKEY"]),
   origin: Type.Optional(Origin),
@@ -84,6 +106,20 @@ export const PasskeyEnrollmentConfirmResponse = Type.Object({
 });
 export type PasskeyEnrollmentConfirmResponse = Static<typeof PasskeyEnrollmentConfirmResponse>;
 
+/** The hosted API's `TotpEnrollmentConfirmResponse`: recovery codes, shown once, each usable once as `code`. */
+export const TotpEnrollmentConfirmResponse = Type.Object({
+  type: Type.Literal("TOTP"),
+  recoveryCodes: Type.Array(Type.String()),
+});
+export type TotpEnrollmentConfirmResponse = Static<typeof TotpEnrollmentConfirmResponse>;
+
+/** The hosted API's `ScaFactorConfirmResponseOneOf`. */
+export const ScaFactorConfirmResponse = Type.Union([
+  TotpEnrollmentConfirmResponse,
+  PasskeyEnrollmentConfirmResponse,
+]);
+export type ScaFactorConfirmResponse = Static<typeof ScaFactorConfirmResponse>;
+
 export const CredentialParams = Type.Object({ credentialId: Type.String() });
 
 /** The hosted API's `ScaLoginStartRequest`. */
@@ -106,7 +142,13 @@ export const ScaLoginCompleteRequest = object({
   factor: ScaFactor,
   endUserIpAddress: IpAddress,
   challengeId: nullable(Type.String({ minLength: 1, maxLength: 100 })),
-  code: nullable(Code),
+  code: nullable(
+    Type.String({
+      minLength: 1,
+      maxLength: 32,
+      description: "SMS_OTP: the 6-digit code (sandbox `000000`); TOTP: the app's code or a recovery code.",
+    }),
+  ),
   passkeyAssertion: nullable(PasskeyAssertion),
   origin: nullable(Origin),
 });
@@ -176,3 +218,40 @@ export type BeneficiaryTrustConfirmRequest = Static<typeof BeneficiaryTrustConfi
 /** The hosted API's `BeneficiaryTrustConfirm`: whether the account is now a trusted beneficiary. */
 export const BeneficiaryTrustConfirm = Type.Object({ trusted: Type.Boolean() });
 export type BeneficiaryTrustConfirm = Static<typeof BeneficiaryTrustConfirm>;
+
+/** The hosted API's `TwoFactorResetStartRequest`. */
+export const TwoFactorResetStartRequest = object({ factor: ScaFactor });
+export type TwoFactorResetStartRequest = Static<typeof TwoFactorResetStartRequest>;
+
+/**
+ * The hosted API's `TwoFactorResetStart`: the person proves their identity on `verificationLink` (the
+ * sandbox's hosted page); `livenessAccessToken` is the token that link carries.
+ */
+export const TwoFactorResetStart = Type.Object({
+  resetId: Type.String({ description: "`Request:<uuid>`" }),
+  livenessAccessToken: nullable(Type.String()),
+  verificationLink: nullable(Type.String({ format: "uri" })),
+  expiresAt: nullable(DateTime()),
+});
+export type TwoFactorResetStart = Static<typeof TwoFactorResetStart>;
+
+/** The hosted API's `TwoFactorResetStatus`. */
+export const TwoFactorResetStatus = Type.Object({
+  status: StringEnum(["INITIATED", "PENDING_REVIEW", "LIVENESS_PASSED", "COMPLETED", "REJECTED", "EXPIRED"]),
+  factor: ScaFactor,
+  enrollmentStatus: Type.Optional(Type.Union([StringEnum(["PENDING", "COMPLETED"]), Type.Null()])),
+  expiresAt: DateTime(),
+  completedAt: Type.Optional(Type.Union([DateTime(), Type.Null()])),
+});
+export type TwoFactorResetStatus = Static<typeof TwoFactorResetStatus>;
+
+/** The hosted API's `TwoFactorResetCompleteRequest` (optional body). */
+export const TwoFactorResetCompleteRequest = object({
+  mobile: Type.Optional(
+    object({ countryCode: Type.String({ maxLength: 8 }), number: Type.String({ maxLength: 32 }) }),
+  ),
+});
+export type TwoFactorResetCompleteRequest = Static<typeof TwoFactorResetCompleteRequest>;
+
+export const ResetParams = Type.Object({ resetId: Type.String() });
+export const ResetTokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });

@@ -1,4 +1,4 @@
-import type { Executor } from "../core/db/db.js";
+import type { Executor, Tx } from "../core/db/db.js";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
@@ -22,6 +22,8 @@ import type {
   ScaLoginStartRequest,
 } from "./schemas.js";
 import * as store from "./store.js";
+import { findTotp } from "./totp-store.js";
+import { verifyTotp } from "./totp-verify.js";
 import { wireFactor } from "./webauthn.js";
 
 /** An SCA login session lasts 180 days (interface, Limits), on the platform's clock. */
@@ -39,11 +41,16 @@ export async function requireLiveSession(db: Executor, customerId: string, now: 
   });
 }
 
-/** The stored factor of a wire one; TOTP is never enrolled here, so it is `409 CONFLICT`. */
-export function storedFactor(customerId: string, factor: ScaFactor): store.ScaFactor {
-  if (factor === "TOTP")
-    throw new ApiError("CONFLICT", { reason: `Customer ${customerId} has no TOTP factor (not offered).` });
-  return factor === "SMS_OTP" ? "OTP" : "PASSKEY";
+/**
+ * The stored factor of a wire one, which the customer must be able to answer with: PASSKEY and TOTP once
+ * enrolled (else `409 CONFLICT`).
+ */
+export async function usableFactor(tx: Tx, customerId: string, factor: ScaFactor): Promise<store.ScaFactor> {
+  if (factor === "PASSKEY" && !(await findLivePasskey(tx, customerId)))
+    throw new ApiError("CONFLICT", { reason: `Customer ${customerId} has no enrolled SCA passkey.` });
+  if (factor === "TOTP" && !(await findTotp(tx, customerId, "ACTIVE")))
+    throw new ApiError("CONFLICT", { reason: `Customer ${customerId} has no enrolled TOTP factor.` });
+  return factor === "SMS_OTP" ? "OTP" : factor;
 }
 
 /**
@@ -61,9 +68,7 @@ export async function startLogin(
     const customer = await findScaCustomerOrThrow(tx, caller, customerId);
     const now = nowFor(deps, caller);
     requireUnlocked(await store.lockScaCustomer(tx, caller.platformId, customer.id, now), now);
-    const factor = storedFactor(customer.id, body.factor);
-    if (factor === "PASSKEY" && !(await findLivePasskey(tx, customer.id)))
-      throw new ApiError("CONFLICT", { reason: `Customer ${customer.id} has no enrolled SCA passkey.` });
+    const factor = await usableFactor(tx, customer.id, body.factor);
     const row = await issueChallenge(deps, tx, caller, { customer, purpose: "LOGIN", factor, now });
     const challenge = await toScaChallenge(tx, caller, row, customer, "LOGIN");
     return {
@@ -88,13 +93,17 @@ export interface AnswerFields {
 }
 
 /**
- * The answer of a challenge of `factor`: `code` for SMS_OTP, `passkeyAssertion` with `origin` for PASSKEY
- * (`400 INVALID_INPUT` on the one missing).
+ * The answer of a challenge of `factor`: `code` for SMS_OTP and TOTP (the authenticator's code or a
+ * recovery code), `passkeyAssertion` with `origin` for PASSKEY (`400 INVALID_INPUT` on the one missing).
  */
-export function answerFor(caller: Caller, body: AnswerFields, factor: store.ScaFactor): Answer {
-  if (factor === "OTP") {
-    if (body.code == null) throw invalidField("code", "is required for an SMS_OTP challenge");
-    return { code: body.code };
+export function answerFor(deps: Deps, caller: Caller, body: AnswerFields, factor: store.ScaFactor): Answer {
+  if (factor === "OTP" || factor === "TOTP") {
+    const { code } = body;
+    if (code == null) throw invalidField("code", `is required for a ${wireFactor(factor)} challenge`);
+    if (factor === "OTP") return { code };
+    return {
+      verify: (tx, challenge) => verifyTotp(deps, tx, challenge.customer_id, code, nowFor(deps, caller)),
+    };
   }
   const assertion = body.passkeyAssertion;
   if (assertion == null) throw invalidField("passkeyAssertion", "is required for a PASSKEY challenge");
@@ -103,7 +112,7 @@ export function answerFor(caller: Caller, body: AnswerFields, factor: store.ScaF
 }
 
 /** The field a wrong answer is reported on. */
-export const answerField = (factor: store.ScaFactor) => (factor === "OTP" ? "code" : "passkeyAssertion");
+export const answerField = (factor: store.ScaFactor) => (factor === "PASSKEY" ? "passkeyAssertion" : "code");
 
 /**
  * The customer's LOGIN challenge this completion answers: the one `challengeId` names (`404
@@ -144,7 +153,7 @@ export async function completeLogin(
   const waiting = await loginChallenge(deps, caller, customerId, body.challengeId);
   if (wireFactor(waiting.factor) !== body.factor)
     throw invalidField("factor", `must be ${wireFactor(waiting.factor)}, the factor of the login challenge`);
-  const answer = answerFor(caller, body, waiting.factor);
+  const answer = answerFor(deps, caller, body, waiting.factor);
   return answerChallenge(
     deps,
     caller,

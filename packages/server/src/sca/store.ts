@@ -2,7 +2,8 @@ import type { Executor, Tx } from "../core/db/db.js";
 import type { ExternalAccountRow } from "../external-accounts/store.js";
 import type { QuoteRow } from "../quotes/store.js";
 
-export type ScaFactor = "OTP" | "PASSKEY";
+/** Stored factor names: `OTP` is the wire `SMS_OTP`. */
+export type ScaFactor = "OTP" | "PASSKEY" | "TOTP";
 export type ChallengePurpose =
   | "LOGIN"
   | "CONTACT_EMAIL"

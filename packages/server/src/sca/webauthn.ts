@@ -8,6 +8,7 @@ import { relyingParty } from "../wallet-auth/passkey-relying-party.js";
 import { findLivePasskey, type PasskeyRow } from "./passkey-store.js";
 import type { ScaFactor } from "./schemas.js";
 import type * as store from "./store.js";
+import { findTotp } from "./totp-store.js";
 
 /** The sandbox default's origins as listed (any `http(s)://localhost:<port>` is accepted too). */
 const SANDBOX_ORIGINS = ["http://localhost", "https://localhost"];
@@ -30,15 +31,16 @@ export async function scaRelyingParty(db: Executor, caller: Caller): Promise<Sca
   return { ...rp, origins: config.passkey?.origins ?? SANDBOX_ORIGINS };
 }
 
-/** Stored factor (`OTP`, `PASSKEY`) to the hosted API's name (`SMS_OTP`, `PASSKEY`). */
-export const wireFactor = (factor: store.ScaFactor): ScaFactor => (factor === "OTP" ? "SMS_OTP" : "PASSKEY");
+/** Stored factor (`OTP`, `PASSKEY`, `TOTP`) to the hosted API's name (`SMS_OTP`, `PASSKEY`, `TOTP`). */
+export const wireFactor = (factor: store.ScaFactor): ScaFactor => (factor === "OTP" ? "SMS_OTP" : factor);
 
-/** The factors a customer can answer a challenge with: SMS_OTP with a phone or e-mail, PASSKEY once enrolled. */
+/** The factors a customer can answer a challenge with: SMS_OTP with a phone or e-mail, PASSKEY and TOTP once enrolled. */
 export async function availableFactors(db: Executor, customer: CustomerRow): Promise<ScaFactor[]> {
   const factors: ScaFactor[] = [];
   const { email, phoneNumber } = customer.profile;
   if (typeof phoneNumber === "string" || typeof email === "string") factors.push("SMS_OTP");
   if (await findLivePasskey(db, customer.id)) factors.push("PASSKEY");
+  if (await findTotp(db, customer.id, "ACTIVE")) factors.push("TOTP");
   return factors;
 }
 

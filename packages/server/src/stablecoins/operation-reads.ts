@@ -19,7 +19,7 @@ export interface OperationContext {
 /**
  * An amount in the backing currency's minor units as the token's smallest units, a decimal string built
  * from integers (BigInt), exact at any precision: 2,500 cents of a 6-decimal token is "25000000".
- * Mints and burns only accept representable amounts (gates.ts), so the division never truncates.
+ * Stored amounts come from `minorUnitsOf` (gates.ts), so the division never truncates.
  */
 export function tokenUnits(minorUnits: number, currencyDecimals: number, tokenDecimals: number): string {
   const gap = BigInt(Math.abs(tokenDecimals - currencyDecimals));
@@ -47,7 +47,8 @@ export function toOperation(row: store.OperationRow, context: OperationContext):
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
-  if (row.type === "BURN") wire.destination = { accountId: row.account_id };
+  wire.destination = { accountId: row.type === "BURN" ? row.account_id : row.provider_account_id };
+  if (row.description !== null) wire.description = row.description;
   if (row.failure_reason) wire.failureReason = row.failure_reason as "PROVIDER_REJECTED";
   return wire;
 }

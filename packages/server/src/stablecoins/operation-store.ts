@@ -16,6 +16,8 @@ export interface OperationRow {
   provider_account_id: string;
   transaction_id: string;
   failure_reason: string | null;
+  /** The request's `description` (hosted StablecoinMintRequest/StablecoinBurnRequest), echoed back. */
+  description: string | null;
   completed_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -53,8 +55,8 @@ export async function addToHolding(
 export async function insertOperation(tx: Tx, row: OperationRow): Promise<void> {
   await tx.query(
     `INSERT INTO stablecoin_operations (id, platform_id, stablecoin_id, type, status, amount, currency, account_id,
-       provider_account_id, transaction_id, failure_reason, completed_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+       provider_account_id, transaction_id, failure_reason, completed_at, created_at, updated_at, description)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
       row.id,
       row.platform_id,
@@ -70,6 +72,7 @@ export async function insertOperation(tx: Tx, row: OperationRow): Promise<void> 
       row.completed_at,
       row.created_at,
       row.updated_at,
+      row.description,
     ],
   );
 }

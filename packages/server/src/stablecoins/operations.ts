@@ -8,7 +8,14 @@ import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { postBalanceChanges } from "../ledger/ledger.js";
 import { insertPayment } from "../payments/lifecycle.js";
 import type { TransactionRow } from "../payments/store.js";
-import { checkOperable, fiatAccount } from "./gates.js";
+import {
+  checkAmountShape,
+  checkBurnSource,
+  checkOperable,
+  fiatAccount,
+  internalBurnDestination,
+  internalFundingAccount,
+} from "./gates.js";
 import { type OperationContext, toOperation } from "./operation-reads.js";
 import * as store from "./operation-store.js";
 import { selectProviderAccount } from "./provider-accounts.js";
@@ -31,6 +38,7 @@ function newOperation(
     accountId: string;
     providerAccountId: string;
     transactionId: string;
+    description: string | undefined;
     now: Date;
   },
 ): store.OperationRow {
@@ -46,6 +54,7 @@ function newOperation(
     provider_account_id: parts.providerAccountId,
     transaction_id: parts.transactionId,
     failure_reason: null,
+    description: parts.description ?? null,
     completed_at: null,
     created_at: parts.now,
     updated_at: parts.now,
@@ -97,17 +106,19 @@ export async function mint(
   rawStablecoinId: string,
   input: MintBody,
 ): Promise<StablecoinOperation> {
+  checkAmountShape(input.amount);
   const now = nowFor(deps, caller);
   return deps.db.transaction(async (tx) => {
     const coin = await findStablecoinOrThrow(tx, caller, rawStablecoinId);
-    checkOperable(coin, "MINT", input.amount);
-    const provider = await selectProviderAccount(tx, caller, input.stablecoinProviderAccountId, coin.network);
-    const account = await fiatAccount(tx, caller, "sourceAccountId", input.sourceAccountId, coin);
+    const amount = checkOperable(coin, "MINT", input.amount);
+    const provider = await selectProviderAccount(tx, caller, input.destination.accountId, coin.network);
+    const accountId = internalFundingAccount(input.fundingSource);
+    const account = await fiatAccount(tx, caller, "fundingSource.accountId", accountId, coin);
     const operationId = newId("StablecoinOperation");
     const transaction = fiatTransaction(
       caller,
       account,
-      { type: "OUTGOING", status: "PROCESSING", amount: input.amount, now },
+      { type: "OUTGOING", status: "PROCESSING", amount, now },
       {
         source: { sourceType: "ACCOUNT", accountId: account.id },
         destination: { destinationType: "STABLECOIN_MINT", stablecoinId: coin.id, operationId },
@@ -117,10 +128,16 @@ export async function mint(
     await postBalanceChanges(tx, {
       platformId: caller.platformId,
       now,
-      postings: [{ accountId: account.id, amount: -input.amount, transactionId: transaction.id }],
+      postings: [{ accountId: account.id, amount: -amount, transactionId: transaction.id }],
     });
     await insertPayment(tx, transaction);
-    const parts = { amount: input.amount, accountId: account.id, providerAccountId: provider.id, now };
+    const parts = {
+      amount,
+      accountId: account.id,
+      providerAccountId: provider.id,
+      description: input.description,
+      now,
+    };
     return accept(
       tx,
       newOperation(caller, coin, "MINT", { ...parts, id: operationId, transactionId: transaction.id }),
@@ -140,30 +157,33 @@ export async function burn(
   rawStablecoinId: string,
   input: BurnBody,
 ): Promise<StablecoinOperation> {
+  checkAmountShape(input.amount);
   const now = nowFor(deps, caller);
   return deps.db.transaction(async (tx) => {
     const coin = await findStablecoinOrThrow(tx, caller, rawStablecoinId);
-    checkOperable(coin, "BURN", input.amount);
+    const amount = checkOperable(coin, "BURN", input.amount);
     const provider = await selectProviderAccount(tx, caller, input.stablecoinProviderAccountId, coin.network);
-    const account = await fiatAccount(tx, caller, "destinationAccountId", input.destinationAccountId, coin);
+    const accountId = internalBurnDestination(input.destination);
+    const account = await fiatAccount(tx, caller, "destination.accountId", accountId, coin);
+    checkBurnSource(input.source);
     const held = await store.lockHolding(tx, provider.id, coin.id);
     if (held === undefined) {
       throw new ApiError("STABLECOIN_BURN_SOURCE_NOT_SUPPORTED", {
         reason: `Provider account ${provider.id} never held ${coin.symbol}, so it cannot be a burn source for it.`,
       });
     }
-    if (held < input.amount) {
+    if (held < amount) {
       throw new ApiError("INSUFFICIENT_FUNDS", {
-        reason: `Provider account ${provider.id} holds ${held} of ${coin.symbol}; ${input.amount} needed.`,
+        reason: `Provider account ${provider.id} holds ${held} of ${coin.symbol}; ${amount} needed.`,
       });
     }
     const holding = { platformId: caller.platformId, providerAccountId: provider.id, stablecoinId: coin.id };
-    await store.addToHolding(tx, holding, -input.amount, now);
+    await store.addToHolding(tx, holding, -amount, now);
     const operationId = newId("StablecoinOperation");
     const transaction = fiatTransaction(
       caller,
       account,
-      { type: "INCOMING", status: "PENDING", amount: input.amount, now },
+      { type: "INCOMING", status: "PENDING", amount, now },
       {
         source: { sourceType: "STABLECOIN_BURN", stablecoinId: coin.id, operationId },
         destination: { destinationType: "ACCOUNT", accountId: account.id },
@@ -171,7 +191,13 @@ export async function burn(
       },
     );
     await insertPayment(tx, transaction);
-    const parts = { amount: input.amount, accountId: account.id, providerAccountId: provider.id, now };
+    const parts = {
+      amount,
+      accountId: account.id,
+      providerAccountId: provider.id,
+      description: input.description,
+      now,
+    };
     return accept(
       tx,
       newOperation(caller, coin, "BURN", { ...parts, id: operationId, transactionId: transaction.id }),

@@ -1,6 +1,6 @@
 import { type Static, Type } from "typebox";
-import { DateTime, StringEnum } from "../core/http/schemas.js";
-import { currencyCodes, isFiat, MAX_AMOUNT } from "../core/money.js";
+import { DateTime, DiscriminatedUnion, StringEnum } from "../core/http/schemas.js";
+import { currencyCodes, isFiat } from "../core/money.js";
 
 const object = <T extends Parameters<typeof Type.Object>[0]>(properties: T) =>
   Type.Object(properties, { additionalProperties: false });
@@ -101,29 +101,87 @@ export const StablecoinProviderAccount = Type.Object({
 });
 export type StablecoinProviderAccount = Static<typeof StablecoinProviderAccount>;
 
-const Amount = Type.Integer({
-  minimum: 1,
-  maximum: MAX_AMOUNT,
+/** Request amounts, as the hosted `StablecoinMintRequest.amount`: the token's smallest on-chain units. */
+const Amount = Type.String({
+  pattern: "^[0-9]+$",
+  maxLength: 40,
   description:
-    "Minor units of the stablecoin's backing currency (cents for USD); one token unit per currency unit.",
+    "Decimal string of the token's smallest on-chain units (10^-decimals of one token), greater than zero; " +
+    "it must be a whole number of the backing currency's minor units.",
 });
-const ProviderAccountId = Type.Optional(
-  Type.String({ description: "Required when the platform has several ACTIVE provider accounts." }),
-);
+const Description = Type.Optional(Type.String({ maxLength: 1024 }));
+const InternalAccountId = Type.String({
+  description: "Internal account in the stablecoin's backing currency (`InternalAccount:` id).",
+});
+const ExternalAccountId = Type.String({ description: "`ExternalAccount:` id." });
 
+/** The hosted `StablecoinMintFundingSource`; the sandbox provider is paid only from an internal account. */
+export const mintFundingTypes = [
+  "WIRE",
+  "ACH_DEBIT",
+  "SAME_DAY_ACH_DEBIT",
+  "GRID_INTERNAL_ACCOUNT",
+  "PROVIDER_INTERNAL_BALANCE",
+] as const;
+export const MintFundingSource = DiscriminatedUnion("type", [
+  object({ type: Type.Literal("WIRE") }),
+  object({ type: Type.Literal("ACH_DEBIT"), externalAccountId: ExternalAccountId }),
+  object({ type: Type.Literal("SAME_DAY_ACH_DEBIT"), externalAccountId: ExternalAccountId }),
+  object({ type: Type.Literal("GRID_INTERNAL_ACCOUNT"), accountId: InternalAccountId }),
+  object({
+    type: Type.Literal("PROVIDER_INTERNAL_BALANCE"),
+    sourceTokenIdentifier: Type.String(),
+    cryptoNetwork: Type.String(),
+  }),
+]);
+export type MintFundingSource = Static<typeof MintFundingSource>;
+
+/** The hosted `StablecoinMintRequest`. */
 export const MintBody = object({
   amount: Amount,
-  sourceAccountId: Type.String({ description: "Internal account in the backing currency that pays." }),
-  stablecoinProviderAccountId: ProviderAccountId,
+  fundingSource: MintFundingSource,
+  destination: object({
+    accountId: Type.String({
+      description: "The `StablecoinProviderAccount:` link whose treasury receives the minted tokens.",
+    }),
+  }),
+  description: Description,
 });
 export type MintBody = Static<typeof MintBody>;
 
+/** The hosted `StablecoinBurnSource`; the tokens come from the provider account's treasury. */
+export const BurnSource = DiscriminatedUnion("type", [
+  object({ type: Type.Literal("EXTERNAL_ACCOUNT") }),
+  object({ type: Type.Literal("GRID_INTERNAL_ACCOUNT"), accountId: Type.String() }),
+  object({ type: Type.Literal("PROVIDER_INTERNAL_BALANCE") }),
+]);
+export type BurnSource = Static<typeof BurnSource>;
+
+export const burnRails = ["WIRE", "ACH_CREDIT", "SAME_DAY_ACH_CREDIT", "RTP_CREDIT"] as const;
+
+/**
+ * The hosted `StablecoinBurnDestination` (`EXTERNAL_ACCOUNT`), plus `GRID_INTERNAL_ACCOUNT`: the redeemed
+ * money is credited to an internal account (external accounts are never linked with the sandbox provider).
+ */
+export const BurnDestination = DiscriminatedUnion("type", [
+  object({
+    type: Type.Literal("EXTERNAL_ACCOUNT"),
+    externalAccountId: ExternalAccountId,
+    rail: StringEnum(burnRails),
+  }),
+  object({ type: Type.Literal("GRID_INTERNAL_ACCOUNT"), accountId: InternalAccountId }),
+]);
+export type BurnDestination = Static<typeof BurnDestination>;
+
+/** The hosted `StablecoinBurnRequest`, plus the spec's `stablecoinProviderAccountId` (whose treasury burns). */
 export const BurnBody = object({
   amount: Amount,
-  destinationAccountId: Type.String({
-    description: "Internal account in the backing currency that receives the redeemed money.",
-  }),
-  stablecoinProviderAccountId: ProviderAccountId,
+  source: BurnSource,
+  destination: BurnDestination,
+  description: Description,
+  stablecoinProviderAccountId: Type.Optional(
+    Type.String({ description: "Required when the platform has several ACTIVE provider accounts." }),
+  ),
 });
 export type BurnBody = Static<typeof BurnBody>;
 
@@ -147,7 +205,10 @@ export const StablecoinOperationSource = Type.Object({
 export type StablecoinOperationSource = Static<typeof StablecoinOperationSource>;
 
 export const StablecoinOperationDestination = Type.Object({
-  accountId: Type.String({ description: "The internal account credited in the backing currency (BURN)." }),
+  accountId: Type.String({
+    description:
+      "MINT: the provider account link whose treasury received the tokens; BURN: the internal account credited.",
+  }),
 });
 export type StablecoinOperationDestination = Static<typeof StablecoinOperationDestination>;
 
@@ -168,6 +229,7 @@ export const StablecoinOperation = Type.Object({
   source: StablecoinOperationSource,
   destination: Type.Optional(StablecoinOperationDestination),
   failureReason: Type.Optional(StringEnum(["PROVIDER_REJECTED"])),
+  description: Type.Optional(Type.String()),
   createdAt: DateTime(),
   updatedAt: DateTime(),
 });

@@ -106,6 +106,7 @@ export const stablecoinOperations = pgTable(
       .references(() => stablecoinProviderAccounts.id),
     transactionId: text("transaction_id").notNull(),
     failureReason: text("failure_reason"),
+    description: text("description"),
     completedAt: timestamp("completed_at", { withTimezone: true, precision: 3 }),
     createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),

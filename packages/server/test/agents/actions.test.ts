@@ -48,14 +48,16 @@ async function pendingAction(agent: Awaited<ReturnType<typeof payingAgent>>, amo
     transfer(agent.accountId, agent.externalId, amount),
   );
   expect(quote.status, quote.text).toBe(201);
-  const executed = await agent.agentClient.post<Quote>(`/agents/me/quotes/${quote.body.id}/execute`);
+  const executed = await agent.agentClient.post<Action>(`/agents/me/quotes/${quote.body.id}/execute`);
   expect(executed.status, executed.text).toBe(200);
   const client = agent.agentClient.client;
   const listed = await client.get<ActionPage>(`/agents/approvals?agentId=${agent.agent.id}`);
   expect(listed.status, listed.text).toBe(200);
   const action = listed.body.data.find((a) => a.quote?.id === quote.body.id);
   expect(action, listed.text).toBeDefined();
-  return { quote: executed.body, action: action as Action };
+  expect(executed.body).toEqual(action);
+  const executedQuote = { ...executed.body.quote, transactionId: executed.body.transaction?.id } as Quote;
+  return { quote: executedQuote, action: action as Action };
 }
 
 describe("GET /agents/approvals", () => {
@@ -74,13 +76,14 @@ describe("GET /agents/approvals", () => {
   });
 
   test("an agent whose policy needs no approval makes an APPROVED action that is not listed", async () => {
-    const agent = await payingAgent(server.client, { requirePlatformApproval: false });
+    const agent = await payingAgent(server.client, { defaultExecutionMode: "AUTO" });
     const quote = await agent.agentClient.post<Quote>(
       "/agents/me/quotes",
       transfer(agent.accountId, agent.externalId, 1_000),
     );
-    const executed = await agent.agentClient.post<Quote>(`/agents/me/quotes/${quote.body.id}/execute`);
+    const executed = await agent.agentClient.post<Action>(`/agents/me/quotes/${quote.body.id}/execute`);
     expect(executed.status, executed.text).toBe(200);
+    expect(executed.body).toMatchObject({ type: "EXECUTE_QUOTE", status: "APPROVED" });
     const listed = await server.client.get<ActionPage>(`/agents/approvals?agentId=${agent.agent.id}`);
     expect(listed.body).toMatchObject({ data: [], hasMore: false, totalCount: 0 });
   });
@@ -177,6 +180,43 @@ describe("POST /agents/{agentId}/actions/{actionId}/approve and /reject", () => 
     const approve = await server.client.post<ErrorBody>(`/transactions/${action.transaction?.id}/approve`);
     expect(approve.status).toBe(409);
     expect(approve.body.code).toBe("TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL");
+  });
+
+  test("POST /transactions/{id}/reject fails the payment and its quote, makes its action REJECTED with the reason, moves no money", async () => {
+    const agent = await payingAgent();
+    const { action } = await pendingAction(agent);
+    const res = await server.client.post<{ id: string; status: string }>(
+      `/transactions/${action.transaction?.id}/reject`,
+      { reason: "RESTRICTED_JURISDICTION" },
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ id: action.transaction?.id, status: "FAILED" });
+    const read = await agent.agentClient.get<Action>(`/agents/me/actions/${action.id}`);
+    expect(read.body).toMatchObject({
+      status: "REJECTED",
+      rejectionReason: "RESTRICTED_JURISDICTION",
+      quote: { status: "FAILED" },
+    });
+    expect(await balance(server.client, agent.accountId)).toBe(100_000);
+    for (const verb of ["approve", "reject"]) {
+      const again = await server.client.post<ErrorBody>(`/transactions/${action.transaction?.id}/${verb}`);
+      expect(again.status, verb).toBe(409);
+      expect(again.body.code).toBe("TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL");
+    }
+  });
+
+  test("POST /transactions/{id}/reject of another platform's or an unknown transaction -> 404 TRANSACTION_NOT_FOUND", async () => {
+    const agent = await payingAgent();
+    const { action } = await pendingAction(agent);
+    const foreign = server.client.as(await server.newPlatform());
+    for (const [client, id] of [
+      [foreign, action.transaction?.id],
+      [server.client, "Transaction:019542f5-b3e7-7d02-8000-000000000001"],
+    ] as const) {
+      const res = await client.post<ErrorBody>(`/transactions/${id}/reject`);
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe("TRANSACTION_NOT_FOUND");
+    }
   });
 
   test("reject takes no body; a rejected action cannot be approved or rejected again (409 CONFLICT)", async () => {
@@ -299,11 +339,10 @@ describe("GET /agents/me/actions and /agents/me/actions/{actionId}", () => {
     expect(listed.body.totalCount).toBe(0);
   });
 
-  test("an agent without SEND_PAYMENTS in its policy is 403 FORBIDDEN", async () => {
-    const agent = await agentSetup(server, { policy: { allowedOperations: ["VIEW_TRANSACTIONS"] } });
-    const res = await agent.agentClient.get<ErrorBody>("/agents/me/actions");
-    expect(res.status).toBe(403);
-    expect(res.body.code).toBe("FORBIDDEN");
+  test("an agent reads its own actions whatever its permissions", async () => {
+    const agent = await agentSetup(server, { policy: { permissions: [] } });
+    const res = await agent.agentClient.get<ActionPage>("/agents/me/actions");
+    expect([res.status, res.body.totalCount]).toEqual([200, 0]);
   });
 
   test("the platform's credentials are not an agent's: Basic auth on /agents/me/actions is 401", async () => {
@@ -345,8 +384,8 @@ describe("POST /agents/me/transfer-out", () => {
     expect(await balance(server.client, agent.accountId)).toBeLessThan(100_000);
   });
 
-  test("without requirePlatformApproval the transfer-out executes at once: APPROVED, PROCESSING", async () => {
-    const agent = await payingAgent(server.client, { requirePlatformApproval: false });
+  test("with defaultExecutionMode AUTO the transfer-out executes at once: APPROVED, PROCESSING", async () => {
+    const agent = await payingAgent(server.client, { defaultExecutionMode: "AUTO" });
     const res = await agent.agentClient.post<Action>("/agents/me/transfer-out", body(agent, 1_000));
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ status: "APPROVED", transaction: { status: "PROCESSING" } });
@@ -390,9 +429,9 @@ describe("POST /agents/me/transfer-out", () => {
     expect([extra.status, extra.body.code]).toEqual([400, "INVALID_INPUT"]);
   });
 
-  test("an agent without SEND_PAYMENTS is 403 FORBIDDEN", async () => {
+  test("an agent without CREATE_TRANSFERS is 403 FORBIDDEN", async () => {
     const agent = await payingAgent();
-    await server.client.patch(`/agents/${agent.agent.id}/policy`, { allowedOperations: ["VIEW_ACCOUNTS"] });
+    await server.client.patch(`/agents/${agent.agent.id}/policy`, { permissions: ["CREATE_QUOTES"] });
     const res = await agent.agentClient.post<ErrorBody>("/agents/me/transfer-out", body(agent, 1_000));
     expect([res.status, res.body.code]).toEqual([403, "FORBIDDEN"]);
   });
@@ -412,5 +451,132 @@ describe("actions follow their payment", () => {
       `/agents/${agent.agent.id}/actions/${action.id}/approve`,
     );
     expect([approve.status, approve.body.code]).toEqual([409, "CONFLICT"]);
+  });
+});
+
+describe("POST /agents/me/transfer-in", () => {
+  const body = (agent: Awaited<ReturnType<typeof payingAgent>>, amount: number) => ({
+    source: { accountId: agent.externalId },
+    destination: { accountId: agent.accountId },
+    amount,
+  });
+
+  test("AUTO: the money moves and the APPROVED TRANSFER_IN action is recorded with it (201)", async () => {
+    const agent = await payingAgent(server.client, { defaultExecutionMode: "AUTO" });
+    const res = await agent.agentClient.post<Action & { transferDetails: unknown }>(
+      "/agents/me/transfer-in",
+      body(agent, 2_500),
+    );
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({
+      type: "TRANSFER_IN",
+      status: "APPROVED",
+      transferDetails: {
+        amount: 2_500,
+        currency: "USD",
+        sourceAccountId: agent.externalId,
+        destinationAccountId: agent.accountId,
+      },
+      transaction: { status: "COMPLETED" },
+    });
+    expect(await balance(server.client, agent.accountId)).toBe(102_500);
+    const me = await agent.agentClient.get<{ usage: { dailySpend: number } }>("/agents/me");
+    expect(me.body.usage.dailySpend).toBe(2_500);
+  });
+
+  test("a transfer the payments domain refuses records no action (one transaction for both)", async () => {
+    const agent = await payingAgent(server.client, { defaultExecutionMode: "AUTO" });
+    const failing = await agent.agentClient.post<{ id: string }>("/agents/me/external-accounts", {
+      currency: "USD",
+      accountInfo: bankAccountInfo("1234567002"),
+    });
+    expect(failing.status, failing.text).toBe(201);
+    const res = await agent.agentClient.post<ErrorBody>("/agents/me/transfer-in", {
+      ...body(agent, 1_000),
+      source: { accountId: failing.body.id },
+    });
+    expect([res.status, res.body.code]).toEqual([400, "INSUFFICIENT_FUNDS"]);
+    expect((await agent.agentClient.get<ActionPage>("/agents/me/actions")).body.totalCount).toBe(0);
+    expect(await balance(server.client, agent.accountId)).toBe(100_000);
+  });
+
+  test("APPROVAL_REQUIRED: nothing moves until the platform approves; then the money moves and the action is APPROVED", async () => {
+    const agent = await payingAgent();
+    const res = await agent.agentClient.post<Action>("/agents/me/transfer-in", body(agent, 1_000));
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ type: "TRANSFER_IN", status: "PENDING_APPROVAL" });
+    expect(res.body.transaction).toBeUndefined();
+    expect(await balance(server.client, agent.accountId)).toBe(100_000);
+    const approved = await server.client.post<Action>(
+      `/agents/${agent.agent.id}/actions/${res.body.id}/approve`,
+    );
+    expect(approved.status, approved.text).toBe(200);
+    expect(approved.body).toMatchObject({ status: "APPROVED", transaction: { status: "COMPLETED" } });
+    expect(await balance(server.client, agent.accountId)).toBe(101_000);
+    const again = await server.client.post<ErrorBody>(
+      `/agents/${agent.agent.id}/actions/${res.body.id}/approve`,
+    );
+    expect([again.status, again.body.code]).toEqual([409, "CONFLICT"]);
+  });
+
+  test("a waiting transfer-in rejected by the platform is REJECTED with its reason and moves nothing", async () => {
+    const agent = await payingAgent();
+    const res = await agent.agentClient.post<Action>("/agents/me/transfer-in", body(agent, 1_000));
+    const rejected = await server.client.post<Action>(
+      `/agents/${agent.agent.id}/actions/${res.body.id}/reject`,
+      {
+        reason: "not today",
+      },
+    );
+    expect(rejected.body).toMatchObject({ status: "REJECTED", rejectionReason: "not today" });
+    expect(await balance(server.client, agent.accountId)).toBe(100_000);
+  });
+
+  test("an internal account as source is 400 on source.accountId; another customer's account is 404 ACCOUNT_NOT_FOUND; above the limit 400 TRANSACTION_SIZE_LIMIT_EXCEEDED", async () => {
+    const agent = await payingAgent();
+    const other = await payingAgent();
+    const internal = await agent.agentClient.post<ErrorBody>("/agents/me/transfer-in", {
+      ...body(agent, 1_000),
+      source: { accountId: agent.accountId },
+    });
+    expect(internal.body.details?.errors.map((e) => e.field)).toEqual(["source.accountId"]);
+    const foreign = await agent.agentClient.post<ErrorBody>("/agents/me/transfer-in", {
+      ...body(agent, 1_000),
+      destination: { accountId: other.accountId },
+    });
+    expect([foreign.status, foreign.body.code]).toEqual([404, "ACCOUNT_NOT_FOUND"]);
+    const big = await agent.agentClient.post<ErrorBody>("/agents/me/transfer-in", body(agent, 50_001));
+    expect([big.status, big.body.code]).toEqual([400, "TRANSACTION_SIZE_LIMIT_EXCEEDED"]);
+  });
+});
+
+describe("AGENT_ACTION.PENDING_APPROVAL", () => {
+  test("an action waiting for approval fires AGENT_ACTION.PENDING_APPROVAL carrying the AgentAction, in its transaction", async () => {
+    const agent = await payingAgent();
+    const { action } = await pendingAction(agent);
+    const rows = await server.db.query<{ body: string }>(
+      "SELECT body FROM webhook_events WHERE type = 'AGENT_ACTION.PENDING_APPROVAL' AND body LIKE $1",
+      [`%"id":"${action.id}"%`],
+    );
+    expect(rows).toHaveLength(1);
+    const event = JSON.parse(rows[0]?.body as string);
+    expect(event).toMatchObject({
+      type: "AGENT_ACTION.PENDING_APPROVAL",
+      data: { id: action.id, status: "PENDING_APPROVAL", type: "EXECUTE_QUOTE" },
+    });
+  });
+
+  test("an action approved at once fires no AGENT_ACTION event", async () => {
+    const agent = await payingAgent(server.client, { defaultExecutionMode: "AUTO" });
+    const res = await agent.agentClient.post<Action>("/agents/me/transfer-out", {
+      source: { accountId: agent.accountId },
+      destination: { accountId: agent.externalId },
+      amount: 1_000,
+    });
+    expect(res.body.status).toBe("APPROVED");
+    const rows = await server.db.query("SELECT 1 FROM webhook_events WHERE body LIKE $1", [
+      `%"id":"${res.body.id}"%`,
+    ]);
+    expect(rows).toHaveLength(0);
   });
 });

@@ -22,7 +22,7 @@ describe("AgentAuth", () => {
     const { agent, agentClient, customerId } = await agentSetup(server);
     const res = await agentClient.get<{ id: string; customerId: string }>("/agents/me");
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ id: agent.id, customerId });
+    expect(res.body).toMatchObject({ id: agent.id, customerId, isConnected: true, isPaused: false });
   });
 
   test("no credentials, an unknown token or BasicAuth on an agent route is 401 UNAUTHORIZED with a Bearer challenge", async () => {
@@ -45,10 +45,10 @@ describe("AgentAuth", () => {
     expect(approve.status).toBe(401);
   });
 
-  test("a revoked agent's token is 401 UNAUTHORIZED at once", async () => {
+  test("a deleted agent's token is 401 UNAUTHORIZED at once", async () => {
     const { agent, agentClient } = await agentSetup(server);
     expect((await agentClient.get("/agents/me")).status).toBe(200);
-    expect((await server.client.post(`/agents/${agent.id}/revoke`)).status).toBe(200);
+    expect((await server.client.delete(`/agents/${agent.id}`)).status).toBe(204);
     const res = await agentClient.get<ErrorBody>("/agents/me");
     expect([res.status, res.body.code]).toEqual([401, "UNAUTHORIZED"]);
   });
@@ -60,22 +60,41 @@ describe("AgentAuth", () => {
     expect([res.status, res.body.code]).toEqual([401, "UNAUTHORIZED"]);
   });
 
-  test("an operation the policy does not allow is 403 FORBIDDEN, before the body is validated", async () => {
-    const { agentClient } = await agentSetup(server, { policy: { allowedOperations: ["VIEW_ACCOUNTS"] } });
-    expect((await agentClient.get("/agents/me/internal-accounts")).status).toBe(200);
+  test("an operation the policy's permissions do not allow is 403 FORBIDDEN, before the body is validated; reading its own accounts and actions needs none", async () => {
+    const { agentClient } = await agentSetup(server, { policy: { permissions: [] } });
+    for (const path of ["/agents/me/internal-accounts", "/agents/me/external-accounts", "/agents/me/actions"])
+      expect((await agentClient.get(path)).status, path).toBe(200);
     for (const res of [
       await agentClient.get<ErrorBody>("/agents/me/transactions"),
       await agentClient.post<ErrorBody>("/agents/me/quotes", { not: "a quote" }),
+      await agentClient.post<ErrorBody>("/agents/me/quotes/Quote:x/execute"),
       await agentClient.post<ErrorBody>("/agents/me/external-accounts", {}),
+      await agentClient.post<ErrorBody>("/agents/me/transfer-out", {}),
+      await agentClient.post<ErrorBody>("/agents/me/transfer-in", {}),
     ]) {
       expect([res.status, res.body.code]).toEqual([403, "FORBIDDEN"]);
     }
   });
 
+  test("a paused agent may only read GET /agents/me (isPaused true); everything else is 403 FORBIDDEN until unpaused", async () => {
+    const { agent, agentClient } = await agentSetup(server);
+    expect((await server.client.patch(`/agents/${agent.id}`, { isPaused: true })).status).toBe(200);
+    const me = await agentClient.get<{ isPaused: boolean }>("/agents/me");
+    expect([me.status, me.body.isPaused]).toEqual([200, true]);
+    for (const res of [
+      await agentClient.get<ErrorBody>("/agents/me/internal-accounts"),
+      await agentClient.post<ErrorBody>("/agents/me/quotes", { not: "a quote" }),
+    ]) {
+      expect([res.status, res.body.code]).toEqual([403, "FORBIDDEN"]);
+    }
+    expect((await server.client.patch(`/agents/${agent.id}`, { isPaused: false })).status).toBe(200);
+    expect((await agentClient.get("/agents/me/internal-accounts")).status).toBe(200);
+  });
+
   test("a policy change applies to the next request of the same token", async () => {
     const { agent, agentClient } = await agentSetup(server);
     expect((await agentClient.get("/agents/me/transactions")).status).toBe(200);
-    const patched = await server.client.patch(`/agents/${agent.id}/policy`, { allowedOperations: [] });
+    const patched = await server.client.patch(`/agents/${agent.id}/policy`, { permissions: [] });
     expect(patched.status).toBe(200);
     expect((await agentClient.get("/agents/me/transactions")).status).toBe(403);
   });

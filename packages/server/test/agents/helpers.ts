@@ -2,28 +2,50 @@ import { expect } from "vitest";
 import { withEndUserTerms } from "../customers/end-user-terms.js";
 import type { TestClient, TestResponse, TestServer } from "../harness.js";
 
-export const ALL_OPERATIONS = [
-  "VIEW_ACCOUNTS",
+export const ALL_PERMISSIONS = [
   "VIEW_TRANSACTIONS",
-  "CREATE_EXTERNAL_ACCOUNTS",
-  "SEND_PAYMENTS",
+  "CREATE_TRANSFERS",
+  "CREATE_QUOTES",
+  "EXECUTE_QUOTES",
+  "MANAGE_EXTERNAL_ACCOUNTS",
 ];
 
+export type AgentPolicy = {
+  permissions: string[];
+  defaultExecutionMode: "AUTO" | "APPROVAL_REQUIRED";
+  spendingLimits: {
+    currency: string;
+    perTransactionLimit: number;
+    dailyLimit?: number | null;
+    dailyTransactionLimit?: number;
+    monthlyLimit?: number | null;
+  };
+  accountRestrictions?: {
+    allowedAccountIds?: string[] | null;
+    accountRules?: { accountId: string; executionMode?: string; perTransactionLimit?: number | null }[];
+  };
+  approvalThresholds?: { currency?: string; amount?: number | null };
+};
+export type DeviceCode = { code: string; agentId: string; expiresAt: string; redeemed: boolean };
 export type Agent = {
   id: string;
-  customerId: string;
   name: string;
-  status: string;
-  policy: {
-    allowedOperations: string[];
-    maxTransactionAmounts: { currency: string; amount: number }[];
-    requirePlatformApproval: boolean;
+  customerId: string;
+  isPaused: boolean;
+  isConnected: boolean;
+  policy: AgentPolicy;
+  usage: {
+    dailyTransactionCount: number;
+    dailySpend: number;
+    dailyResetDate?: string;
+    monthlySpend: number;
+    monthlyResetMonth?: string;
   };
-  accessTokenIssuedAt?: string;
-  revokedAt?: string;
   createdAt: string;
-  deviceCode?: { agentId: string; code: string; expiresAt: string };
+  updatedAt: string;
 };
+/** The agent as `POST /agents` answers it (AgentCreateResponse), with its first device code beside it. */
+export type CreatedAgent = Agent & { deviceCode: DeviceCode };
 export type ErrorBody = { code: string; reason: string; details?: { errors: { field: string }[] } };
 
 /** A client of the agent routes: `Authorization: Bearer <accessToken>`, no Basic credentials. */
@@ -38,14 +60,18 @@ export class AgentClient {
   get<T = Record<string, unknown>>(path: string): Promise<TestResponse<T>> {
     return this.client.get<T>(path, this.options());
   }
+  delete<T = Record<string, unknown>>(path: string): Promise<TestResponse<T>> {
+    return this.client.delete<T>(path, this.options());
+  }
   post<T = Record<string, unknown>>(path: string, body?: unknown): Promise<TestResponse<T>> {
     return this.client.post<T>(path, body, this.options());
   }
 }
 
 export const policy = (overrides: Record<string, unknown> = {}) => ({
-  allowedOperations: ALL_OPERATIONS,
-  maxTransactionAmounts: [{ currency: "USD", amount: 50_000 }],
+  permissions: ALL_PERMISSIONS,
+  defaultExecutionMode: "APPROVAL_REQUIRED",
+  spendingLimits: { currency: "USD", perTransactionLimit: 50_000 },
   ...overrides,
 });
 
@@ -67,14 +93,22 @@ export async function customerWithAccount(client: TestClient, funds = 100_000) {
   return { customerId: customer.body.id, accountId };
 }
 
-export async function createAgent(client: TestClient, customerId: string, agentPolicy = policy()) {
-  const res = await client.post<Agent>("/agents", { customerId, name: "Budget bot", policy: agentPolicy });
+export async function createAgent(
+  client: TestClient,
+  customerId: string,
+  agentPolicy: Record<string, unknown> = policy(),
+): Promise<CreatedAgent> {
+  const res = await client.post<{ agent: Agent; deviceCode: DeviceCode }>("/agents", {
+    customerId,
+    name: "Budget bot",
+    policy: agentPolicy,
+  });
   expect(res.status, res.text).toBe(201);
-  return res.body;
+  return { ...res.body.agent, deviceCode: res.body.deviceCode };
 }
 
 export async function redeem(client: TestClient, code: string) {
-  return client.post<{ agentId: string; customerId: string; accessToken: string; tokenType: string }>(
+  return client.post<{ agentId: string; agentName: string; accessToken: string; policy: AgentPolicy }>(
     `/agents/device-codes/${code}/redeem`,
     undefined,
     { auth: null },

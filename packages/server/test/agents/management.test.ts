@@ -6,6 +6,7 @@ import {
   advanceClock,
   createAgent,
   customerWithAccount,
+  type DeviceCode,
   type ErrorBody,
   policy,
   redeem,
@@ -21,30 +22,46 @@ afterAll(async () => {
 });
 
 describe("agent management (BasicAuth)", () => {
-  test("creating an agent binds it to the customer, applies policy defaults and returns a device code", async () => {
+  test("POST /agents answers the hosted AgentCreateResponse: the Agent (not paused, not connected, no usage) and a device code", async () => {
     const { customerId } = await customerWithAccount(server.client, 0);
-    const res = await server.client.post<Agent>("/agents", {
+    const agentPolicy = {
+      permissions: ["VIEW_TRANSACTIONS"],
+      defaultExecutionMode: "AUTO",
+      spendingLimits: { currency: "USD", perTransactionLimit: 1_000, dailyLimit: null },
+    };
+    const res = await server.client.post<{ agent: Agent; deviceCode: DeviceCode }>("/agents", {
       customerId,
       name: "Bill payer",
-      policy: { allowedOperations: ["VIEW_ACCOUNTS"] },
+      policy: agentPolicy,
     });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({
+    expect(res.body.agent).toMatchObject({
       customerId,
       name: "Bill payer",
-      status: "ACTIVE",
-      policy: {
-        allowedOperations: ["VIEW_ACCOUNTS"],
-        maxTransactionAmounts: [],
-        requirePlatformApproval: true,
-      },
+      isPaused: false,
+      isConnected: false,
+      policy: agentPolicy,
+      usage: { dailyTransactionCount: 0, dailySpend: 0, monthlySpend: 0 },
     });
-    expect(res.body.id).toMatch(/^Agent:/);
-    expect(res.body.deviceCode?.code).toMatch(/^[B-Z]{4}-[B-Z]{4}-[B-Z]{4}$/);
-    expect(res.body.accessTokenIssuedAt).toBeUndefined();
-    const read = await server.client.get<Agent>(`/agents/${res.body.id}`);
+    expect(res.body.agent.id).toMatch(/^Agent:/);
+    expect(res.body.deviceCode).toMatchObject({ agentId: res.body.agent.id, redeemed: false });
+    expect(res.body.deviceCode.code).toMatch(/^[B-Z]{4}-[B-Z]{4}-[B-Z]{4}$/);
+    const read = await server.client.get<Agent>(`/agents/${res.body.agent.id}`);
     expect(read.status).toBe(200);
-    expect(read.body).not.toHaveProperty("deviceCode");
+    expect(read.body).toEqual(res.body.agent);
+  });
+
+  test("usage resets on the next UTC day and month of the platform's clock", async () => {
+    const client = server.client.as(await server.newPlatform());
+    const { customerId } = await customerWithAccount(client, 0);
+    const agent = await createAgent(client, customerId);
+    const now = new Date((await client.get<{ now: string }>("/sandbox/clock")).body.now);
+    const tomorrow = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+    const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+    expect(agent.usage).toMatchObject({
+      dailyResetDate: tomorrow.toISOString().slice(0, 10),
+      monthlyResetMonth: nextMonth.toISOString().slice(0, 7),
+    });
   });
 
   test("an unknown, malformed or deleted customer is 404 CUSTOMER_NOT_FOUND / 409 CONFLICT", async () => {
@@ -57,55 +74,66 @@ describe("agent management (BasicAuth)", () => {
     expect([deleted.status, deleted.body.code]).toEqual([409, "CONFLICT"]);
   });
 
-  test("a policy with an unknown operation, an unknown currency or a currency listed twice is 400 INVALID_INPUT", async () => {
+  test("a policy with an unknown permission, an unknown currency, a threshold in another currency or two rules for one account is 400 INVALID_INPUT", async () => {
     const { customerId } = await customerWithAccount(server.client, 0);
-    const badOperation = await server.client.post<ErrorBody>("/agents", {
+    const badPermission = await server.client.post<ErrorBody>("/agents", {
       customerId,
       name: "x",
-      policy: { allowedOperations: ["FLY"] },
+      policy: policy({ permissions: ["FLY"] }),
     });
-    expect(badOperation.status).toBe(400);
-    expect(badOperation.body.details?.errors[0]?.field).toBe("policy.allowedOperations[0]");
-    const twice = await server.client.post<ErrorBody>("/agents", {
+    expect(badPermission.status).toBe(400);
+    expect(badPermission.body.details?.errors[0]?.field).toBe("policy.permissions[0]");
+    const missing = await server.client.post<ErrorBody>("/agents", {
+      customerId,
+      name: "x",
+      policy: { permissions: [] },
+    });
+    expect(missing.body.details?.errors.map((e) => e.field).sort()).toEqual([
+      "policy.defaultExecutionMode",
+      "policy.spendingLimits",
+    ]);
+    const inconsistent = await server.client.post<ErrorBody>("/agents", {
       customerId,
       name: "x",
       policy: policy({
-        maxTransactionAmounts: [
-          { currency: "XYZ", amount: 1 },
-          { currency: "USD", amount: 1 },
-          { currency: "USD", amount: 2 },
-        ],
+        spendingLimits: { currency: "XYZ", perTransactionLimit: 1 },
+        approvalThresholds: { currency: "EUR", amount: 1 },
+        accountRestrictions: { accountRules: [{ accountId: "a" }, { accountId: "a" }] },
       }),
     });
-    expect(twice.status).toBe(400);
-    expect(twice.body.details?.errors.map((e) => e.field)).toEqual([
-      "policy.maxTransactionAmounts[0].currency",
-      "policy.maxTransactionAmounts[2].currency",
+    expect(inconsistent.status).toBe(400);
+    expect(inconsistent.body.details?.errors.map((e) => e.field)).toEqual([
+      "policy.spendingLimits.currency",
+      "policy.approvalThresholds.currency",
+      "policy.accountRestrictions.accountRules[1].accountId",
     ]);
   });
 
-  test("agents are listed per platform, filtered by customer and status, paginated", async () => {
+  test("agents are listed per platform, filtered by customer, isPaused and isConnected, paginated; deleted ones are gone", async () => {
     const other = server.client.as(await server.newPlatform());
     const { customerId } = await customerWithAccount(server.client, 0);
     const first = await createAgent(server.client, customerId);
     const second = await createAgent(server.client, customerId);
-    expect((await server.client.post(`/agents/${first.id}/revoke`)).status).toBe(200);
-    const page = await server.client.get<{
-      data: Agent[];
-      hasMore: boolean;
-      nextCursor?: string;
-      totalCount: number;
-    }>(`/agents?customerId=${customerId}&limit=1`);
+    const third = await createAgent(server.client, customerId);
+    expect((await server.client.delete(`/agents/${third.id}`)).status).toBe(204);
+    await redeem(server.client, first.deviceCode.code);
+    await server.client.patch(`/agents/${second.id}`, { isPaused: true });
+    type AgentPage = { data: Agent[]; hasMore: boolean; nextCursor?: string; totalCount: number };
+    const page = await server.client.get<AgentPage>(`/agents?customerId=${customerId}&limit=1`);
     expect(page.body).toMatchObject({ hasMore: true, totalCount: 2 });
     expect(page.body.data.map((a) => a.id)).toEqual([second.id]);
-    const next = await server.client.get<{ data: Agent[] }>(
+    const next = await server.client.get<AgentPage>(
       `/agents?customerId=${customerId}&limit=1&cursor=${page.body.nextCursor}`,
     );
     expect(next.body.data.map((a) => a.id)).toEqual([first.id]);
-    const revoked = await server.client.get<{ data: Agent[] }>(
-      `/agents?customerId=${customerId}&status=REVOKED`,
-    );
-    expect(revoked.body.data.map((a) => a.id)).toEqual([first.id]);
+    const ids = async (query: string) =>
+      (await server.client.get<AgentPage>(`/agents?customerId=${customerId}&${query}`)).body.data.map(
+        (a) => a.id,
+      );
+    expect(await ids("isPaused=true")).toEqual([second.id]);
+    expect(await ids("isConnected=true")).toEqual([first.id]);
+    expect(await ids("isConnected=false&isPaused=false")).toEqual([]);
+    expect(await ids(`createdAfter=${encodeURIComponent(second.createdAt)}`)).toEqual([second.id]);
     expect(
       (await other.get<{ totalCount: number }>(`/agents?customerId=${customerId}`)).body.totalCount,
     ).toBe(0);
@@ -121,36 +149,46 @@ describe("agent management (BasicAuth)", () => {
     }
     const patched = await other.patch<ErrorBody>(`/agents/${agent.id}`, { name: "mine" });
     expect(patched.status).toBe(404);
+    expect((await other.delete(`/agents/${agent.id}`)).status).toBe(404);
   });
 
-  test("updating an agent renames it; its policy changes only through PATCH /agents/{agentId}/policy", async () => {
+  test("PATCH /agents/{agentId} renames or pauses the agent; its policy changes only through PATCH /agents/{agentId}/policy", async () => {
     const { customerId } = await customerWithAccount(server.client, 0);
     const agent = await createAgent(server.client, customerId);
-    const res = await server.client.patch<Agent>(`/agents/${agent.id}`, { name: "Renamed" });
+    const res = await server.client.patch<Agent>(`/agents/${agent.id}`, { name: "Renamed", isPaused: true });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ name: "Renamed", policy: agent.policy });
+    expect(res.body).toMatchObject({ name: "Renamed", isPaused: true, policy: agent.policy });
     const withPolicy = await server.client.patch<ErrorBody>(`/agents/${agent.id}`, {
-      policy: { allowedOperations: [] },
+      policy: { permissions: [] },
     });
     expect(withPolicy.status).toBe(400);
     const empty = await server.client.patch<ErrorBody>(`/agents/${agent.id}`, {});
     expect(empty.status).toBe(400);
   });
 
-  test("a revoked agent cannot be changed, revoked again or given device codes (409 CONFLICT)", async () => {
+  test("DELETE /agents/{agentId} → 204; the agent is then 404 everywhere and its token stops working", async () => {
     const { customerId } = await customerWithAccount(server.client, 0);
     const agent = await createAgent(server.client, customerId);
-    const revoked = await server.client.post<Agent>(`/agents/${agent.id}/revoke`);
-    expect(revoked.status).toBe(200);
-    expect(revoked.body.status).toBe("REVOKED");
-    expect(revoked.body.revokedAt).toBeDefined();
+    const { accessToken } = (await redeem(server.client, agent.deviceCode.code)).body;
+    const deleted = await server.client.delete(`/agents/${agent.id}`);
+    expect([deleted.status, deleted.text]).toEqual([204, ""]);
     for (const res of [
-      await server.client.post<ErrorBody>(`/agents/${agent.id}/revoke`),
+      await server.client.get<ErrorBody>(`/agents/${agent.id}`),
+      await server.client.delete<ErrorBody>(`/agents/${agent.id}`),
       await server.client.patch<ErrorBody>(`/agents/${agent.id}`, { name: "again" }),
+      await server.client.patch<ErrorBody>(`/agents/${agent.id}/policy`, { permissions: [] }),
       await server.client.post<ErrorBody>(`/agents/${agent.id}/device-codes`),
     ]) {
-      expect([res.status, res.body.code]).toEqual([409, "CONFLICT"]);
+      expect([res.status, res.body.code]).toEqual([404, "NOT_FOUND"]);
     }
+    const bearer = { auth: null, headers: { authorization: `Bearer ${accessToken}` } };
+    expect((await server.client.get("/agents/me", bearer)).status).toBe(401);
+  });
+
+  test("the invented POST /agents/{agentId}/revoke is gone (404)", async () => {
+    const { customerId } = await customerWithAccount(server.client, 0);
+    const agent = await createAgent(server.client, customerId);
+    expect((await server.client.post(`/agents/${agent.id}/revoke`)).status).toBe(404);
   });
 
   test("managing agents needs the MANAGE permission (403 FORBIDDEN)", async () => {
@@ -173,15 +211,16 @@ describe("agent management (BasicAuth)", () => {
 });
 
 describe("device codes", () => {
-  test("redeeming a device code needs no credentials and returns the agent's accessToken", async () => {
+  test("redeeming a device code needs no credentials and answers the hosted {agentId, agentName, accessToken, policy}; the agent is then connected", async () => {
     const { customerId } = await customerWithAccount(server.client, 0);
     const agent = await createAgent(server.client, customerId);
     const res = await redeem(server.client, agent.deviceCode?.code as string);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ agentId: agent.id, customerId, tokenType: "Bearer" });
+    expect(Object.keys(res.body).sort()).toEqual(["accessToken", "agentId", "agentName", "policy"]);
+    expect(res.body).toMatchObject({ agentId: agent.id, agentName: agent.name, policy: agent.policy });
     expect(res.body.accessToken).toMatch(/^agt_[A-Za-z0-9_-]{43}$/);
     const read = await server.client.get<Agent>(`/agents/${agent.id}`);
-    expect(read.body.accessTokenIssuedAt).toBeDefined();
+    expect(read.body.isConnected).toBe(true);
   });
 
   test("a device code is compared without case or hyphens", async () => {
@@ -224,10 +263,10 @@ describe("device codes", () => {
     expect((res.body as unknown as ErrorBody).reason).toMatch(/expired/);
   });
 
-  test("revoking an agent voids its unredeemed device codes", async () => {
+  test("deleting an agent voids its unredeemed device codes", async () => {
     const { customerId } = await customerWithAccount(server.client, 0);
     const agent = await createAgent(server.client, customerId);
-    expect((await server.client.post(`/agents/${agent.id}/revoke`)).status).toBe(200);
+    expect((await server.client.delete(`/agents/${agent.id}`)).status).toBe(204);
     expect((await redeem(server.client, agent.deviceCode?.code as string)).status).toBe(404);
   });
 
@@ -235,11 +274,9 @@ describe("device codes", () => {
     const { customerId } = await customerWithAccount(server.client, 0);
     const agent = await createAgent(server.client, customerId);
     const first = await redeem(server.client, agent.deviceCode?.code as string);
-    const code = await server.client.post<{ code: string; agentId: string; expiresAt: string }>(
-      `/agents/${agent.id}/device-codes`,
-    );
+    const code = await server.client.post<DeviceCode>(`/agents/${agent.id}/device-codes`);
     expect(code.status, code.text).toBe(201);
-    expect(code.body.agentId).toBe(agent.id);
+    expect(code.body).toMatchObject({ agentId: agent.id, redeemed: false });
     const second = await redeem(server.client, code.body.code);
     expect(second.status).toBe(200);
     const bearer = (token: string) => ({ auth: null, headers: { authorization: `Bearer ${token}` } });

@@ -12,6 +12,13 @@ afterAll(async () => {
 });
 
 type Quote = { id: string; status: string; transactionId?: string; totalSendingAmount: number };
+type AgentAction = {
+  id: string;
+  type: string;
+  status: string;
+  quote?: Quote;
+  transaction?: { id: string; status: string };
+};
 type Transaction = {
   id: string;
   type: string;
@@ -57,7 +64,18 @@ async function agentPayout(agent: Awaited<ReturnType<typeof payingAgent>>, amoun
     transfer(agent.accountId, agent.externalId, amount),
   );
   expect(quote.status, quote.text).toBe(201);
-  const executed = await agent.agentClient.post<Quote>(`/agents/me/quotes/${quote.body.id}/execute`);
+  const res = await agent.agentClient.post<AgentAction>(`/agents/me/quotes/${quote.body.id}/execute`);
+  // The execute answers the EXECUTE_QUOTE AgentAction; the tests below read its quote and transaction.
+  const executed = {
+    ...res,
+    action: res.body,
+    body: {
+      id: res.body.quote?.id,
+      status: res.body.quote?.status,
+      transactionId: res.body.transaction?.id,
+      code: (res.body as unknown as ErrorBody).code,
+    },
+  };
   return { quote: quote.body, executed };
 }
 
@@ -124,6 +142,7 @@ describe("agent payments wait for platform approval", () => {
     const agent = await payingAgent();
     const { quote, executed } = await agentPayout(agent, 1_000);
     expect(executed.status, executed.text).toBe(200);
+    expect(executed.action).toMatchObject({ type: "EXECUTE_QUOTE", status: "PENDING_APPROVAL" });
     expect(executed.body.status).toBe("PENDING_AUTHORIZATION");
     const transactionId = executed.body.transactionId as string;
     const tx = await server.client.get<Transaction>(`/transactions/${transactionId}`);
@@ -293,10 +312,12 @@ describe("agent payments wait for platform approval", () => {
 });
 
 describe("agent payment policy", () => {
-  test("an amount above the policy's maximum for the currency is 400 TRANSACTION_SIZE_LIMIT_EXCEEDED, nothing stored", async () => {
-    const agent = await payingAgent({
-      policy: { maxTransactionAmounts: [{ currency: "USD", amount: 1_000 }] },
-    });
+  const limits = (extra: Record<string, unknown> = {}) => ({
+    spendingLimits: { currency: "USD", perTransactionLimit: 50_000, ...extra },
+  });
+
+  test("an amount above perTransactionLimit is 400 TRANSACTION_SIZE_LIMIT_EXCEEDED, nothing stored", async () => {
+    const agent = await payingAgent({ policy: limits({ perTransactionLimit: 1_000 }) });
     const before = await server.db.query("SELECT count(*)::int AS n FROM quotes WHERE platform_id = $1", [
       server.platform.platformId,
     ]);
@@ -317,8 +338,10 @@ describe("agent payment policy", () => {
     expect(exact.status).toBe(201);
   });
 
-  test("a currency the policy does not list cannot be sent (400 TRANSACTION_SIZE_LIMIT_EXCEEDED)", async () => {
-    const agent = await payingAgent({ policy: { maxTransactionAmounts: [] } });
+  test("a currency other than the spending limits' cannot be sent (400 TRANSACTION_SIZE_LIMIT_EXCEEDED)", async () => {
+    const agent = await payingAgent({
+      policy: { spendingLimits: { currency: "EUR", perTransactionLimit: 9 } },
+    });
     const res = await agent.agentClient.post<ErrorBody>(
       "/agents/me/quotes",
       transfer(agent.accountId, agent.externalId, 1),
@@ -334,8 +357,7 @@ describe("agent payment policy", () => {
       transfer(agent.accountId, agent.externalId, 2_000),
     );
     const lowered = await server.client.patch(`/agents/${agent.agent.id}/policy`, {
-      allowedOperations: ["SEND_PAYMENTS"],
-      maxTransactionAmounts: [{ currency: "USD", amount: 1_999 }],
+      spendingLimits: { perTransactionLimit: 1_999 },
     });
     expect(lowered.status).toBe(200);
     const res = await agent.agentClient.post<ErrorBody>(`/agents/me/quotes/${quote.body.id}/execute`);
@@ -345,12 +367,83 @@ describe("agent payment policy", () => {
     );
   });
 
-  test("without requirePlatformApproval an agent payment executes at once", async () => {
-    const agent = await payingAgent({ policy: { requirePlatformApproval: false } });
+  test("with defaultExecutionMode AUTO an agent payment executes at once: APPROVED, money moved", async () => {
+    const agent = await payingAgent({ policy: { defaultExecutionMode: "AUTO" } });
     const { executed } = await agentPayout(agent, 1_000);
     expect(executed.status, executed.text).toBe(200);
+    expect(executed.action).toMatchObject({ type: "EXECUTE_QUOTE", status: "APPROVED" });
     expect(executed.body.status).toBe("PROCESSING");
     expect(await balance(server.client, agent.accountId)).toBe(99_000);
+  });
+
+  test("usage counts the day's and month's payments that wait or went through; past dailyLimit is 403 VELOCITY_LIMIT_EXCEEDED", async () => {
+    const agent = await payingAgent({ policy: limits({ dailyLimit: 1_500 }) });
+    expect((await agentPayout(agent, 1_000)).executed.status).toBe(200);
+    const me = await agent.agentClient.get<{ usage: Record<string, number> }>("/agents/me");
+    expect(me.body.usage).toMatchObject({ dailyTransactionCount: 1, dailySpend: 1_000, monthlySpend: 1_000 });
+    const refused = await agent.agentClient.post<ErrorBody>(
+      "/agents/me/quotes",
+      transfer(agent.accountId, agent.externalId, 501),
+    );
+    expect([refused.status, refused.body.code]).toEqual([403, "VELOCITY_LIMIT_EXCEEDED"]);
+    expect((await agentPayout(agent, 500)).executed.status).toBe(200);
+  });
+
+  test("a rejected payment no longer counts against the limits", async () => {
+    const agent = await payingAgent({ policy: limits({ dailyLimit: 1_000 }) });
+    const { executed } = await agentPayout(agent, 1_000);
+    const actions = await agent.agentClient.get<{ data: { id: string }[] }>("/agents/me/actions");
+    const actionId = actions.body.data[0]?.id as string;
+    const rejected = await server.client.post(`/agents/${agent.agent.id}/actions/${actionId}/reject`);
+    expect(rejected.status, rejected.text).toBe(200);
+    expect(executed.status).toBe(200);
+    expect((await agentPayout(agent, 1_000)).executed.status).toBe(200);
+  });
+
+  test("past dailyTransactionLimit or monthlyLimit is 403 VELOCITY_LIMIT_EXCEEDED, at quote and at execute", async () => {
+    const counted = await payingAgent({ policy: limits({ dailyTransactionLimit: 1 }) });
+    const quoted = await counted.agentClient.post<Quote>(
+      "/agents/me/quotes",
+      transfer(counted.accountId, counted.externalId, 100),
+    );
+    expect((await agentPayout(counted, 100)).executed.status).toBe(200);
+    const late = await counted.agentClient.post<ErrorBody>(`/agents/me/quotes/${quoted.body.id}/execute`);
+    expect([late.status, late.body.code]).toEqual([403, "VELOCITY_LIMIT_EXCEEDED"]);
+    const monthly = await payingAgent({ policy: limits({ monthlyLimit: 150 }) });
+    expect((await agentPayout(monthly, 100)).executed.status).toBe(200);
+    const refused = await monthly.agentClient.post<ErrorBody>(
+      "/agents/me/quotes",
+      transfer(monthly.accountId, monthly.externalId, 100),
+    );
+    expect([refused.status, refused.body.code]).toEqual([403, "VELOCITY_LIMIT_EXCEEDED"]);
+  });
+
+  test("AUTO above approvalThresholds.amount waits for approval; at or below it executes", async () => {
+    const agent = await payingAgent({
+      policy: { defaultExecutionMode: "AUTO", approvalThresholds: { currency: "USD", amount: 1_000 } },
+    });
+    expect((await agentPayout(agent, 1_000)).executed.action.status).toBe("APPROVED");
+    expect((await agentPayout(agent, 1_001)).executed.action.status).toBe("PENDING_APPROVAL");
+  });
+
+  test("accountRestrictions: an account outside allowedAccountIds is 403 FORBIDDEN; an account rule's mode and limit apply", async () => {
+    const agent = await payingAgent();
+    const restrict = (restrictions: Record<string, unknown>) =>
+      server.client.patch(`/agents/${agent.agent.id}/policy`, { accountRestrictions: restrictions });
+    expect((await restrict({ allowedAccountIds: ["InternalAccount:other"] })).status).toBe(200);
+    const refused = await agent.agentClient.post<ErrorBody>(
+      "/agents/me/quotes",
+      transfer(agent.accountId, agent.externalId, 100),
+    );
+    expect([refused.status, refused.body.code]).toEqual([403, "FORBIDDEN"]);
+    const rule = { accountId: agent.accountId, executionMode: "AUTO", perTransactionLimit: 500 };
+    expect((await restrict({ allowedAccountIds: null, accountRules: [rule] })).status).toBe(200);
+    expect((await agentPayout(agent, 500)).executed.action.status).toBe("APPROVED");
+    const above = await agent.agentClient.post<ErrorBody>(
+      "/agents/me/quotes",
+      transfer(agent.accountId, agent.externalId, 501),
+    );
+    expect([above.status, above.body.code]).toEqual([400, "TRANSACTION_SIZE_LIMIT_EXCEEDED"]);
   });
 
   test("immediatelyExecute is refused on agent quotes (400 INVALID_INPUT)", async () => {
@@ -384,8 +477,9 @@ describe("agent payment policy", () => {
       customerId: agent.customerId,
       name: "sibling",
       policy: {
-        allowedOperations: ["SEND_PAYMENTS"],
-        maxTransactionAmounts: [{ currency: "USD", amount: 5_000 }],
+        permissions: ["CREATE_QUOTES", "EXECUTE_QUOTES"],
+        defaultExecutionMode: "APPROVAL_REQUIRED",
+        spendingLimits: { currency: "USD", perTransactionLimit: 5_000 },
       },
     });
     const token = await server.client.post<{ accessToken: string }>(

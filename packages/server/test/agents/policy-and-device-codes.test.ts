@@ -20,30 +20,31 @@ afterAll(async () => {
 });
 
 describe("PATCH /agents/{agentId}/policy", () => {
-  test("the fields given replace the policy's and the others stay", async () => {
+  test("the fields given replace the policy's, spendingLimits is merged field by field, the others stay", async () => {
     const { agent } = await agentSetup(server);
     const res = await server.client.patch<Agent>(`/agents/${agent.id}/policy`, {
-      maxTransactionAmounts: [{ currency: "USD", amount: 2_000 }],
+      spendingLimits: { dailyLimit: 2_000 },
+      approvalThresholds: { amount: 500 },
     });
     expect(res.status, res.text).toBe(200);
     expect(res.body.policy).toEqual({
-      allowedOperations: agent.policy.allowedOperations,
-      maxTransactionAmounts: [{ currency: "USD", amount: 2_000 }],
-      requirePlatformApproval: true,
+      permissions: agent.policy.permissions,
+      defaultExecutionMode: "APPROVAL_REQUIRED",
+      spendingLimits: { currency: "USD", perTransactionLimit: 50_000, dailyLimit: 2_000 },
+      approvalThresholds: { amount: 500 },
     });
     const read = await server.client.get<Agent>(`/agents/${agent.id}`);
     expect(read.body.policy).toEqual(res.body.policy);
   });
 
-  test("the new policy binds the agent's next request: a removed operation is 403 FORBIDDEN", async () => {
+  test("the new policy binds the agent's next request: a removed permission is 403 FORBIDDEN", async () => {
     const { agent, agentClient } = await agentSetup(server);
     const res = await server.client.patch<Agent>(`/agents/${agent.id}/policy`, {
-      allowedOperations: ["VIEW_TRANSACTIONS"],
+      permissions: ["CREATE_QUOTES"],
     });
     expect(res.status, res.text).toBe(200);
-    const accounts = await agentClient.get<ErrorBody>("/agents/me/internal-accounts");
-    expect(accounts.status).toBe(403);
-    expect(accounts.body.code).toBe("FORBIDDEN");
+    const transactions = await agentClient.get<ErrorBody>("/agents/me/transactions");
+    expect([transactions.status, transactions.body.code]).toEqual([403, "FORBIDDEN"]);
   });
 
   test("an empty body, an unknown field and an unknown currency are 400 INVALID_INPUT naming the field", async () => {
@@ -54,32 +55,20 @@ describe("PATCH /agents/{agentId}/policy", () => {
     const unknown = await server.client.patch<ErrorBody>(`/agents/${agent.id}/policy`, { spend: 1 });
     expect(unknown.status).toBe(400);
     const currency = await server.client.patch<ErrorBody>(`/agents/${agent.id}/policy`, {
-      maxTransactionAmounts: [{ currency: "XQQ", amount: 1 }],
+      spendingLimits: { currency: "XQQ" },
     });
     expect(currency.status).toBe(400);
-    expect(currency.body.details?.errors.map((e) => e.field)).toEqual(["maxTransactionAmounts[0].currency"]);
+    expect(currency.body.details?.errors.map((e) => e.field)).toEqual(["spendingLimits.currency"]);
   });
 
   test("another platform's agent id is 404 NOT_FOUND and its policy is unchanged", async () => {
     const { agent } = await agentSetup(server);
     const other = server.client.as(await server.newPlatform());
-    const res = await other.patch<ErrorBody>(`/agents/${agent.id}/policy`, {
-      requirePlatformApproval: false,
-    });
+    const res = await other.patch<ErrorBody>(`/agents/${agent.id}/policy`, { defaultExecutionMode: "AUTO" });
     expect(res.status).toBe(404);
     expect(res.body.code).toBe("NOT_FOUND");
     const read = await server.client.get<Agent>(`/agents/${agent.id}`);
-    expect(read.body.policy.requirePlatformApproval).toBe(true);
-  });
-
-  test("a revoked agent's policy cannot be changed (409 CONFLICT)", async () => {
-    const { agent } = await agentSetup(server);
-    expect((await server.client.post(`/agents/${agent.id}/revoke`)).status).toBe(200);
-    const res = await server.client.patch<ErrorBody>(`/agents/${agent.id}/policy`, {
-      requirePlatformApproval: false,
-    });
-    expect(res.status).toBe(409);
-    expect(res.body.code).toBe("CONFLICT");
+    expect(read.body.policy.defaultExecutionMode).toBe("APPROVAL_REQUIRED");
   });
 });
 

@@ -91,7 +91,7 @@ describe("POST /transactions/{id}/cancel", () => {
   });
 
   test("an agent payment awaiting platform approval -> FAILED, nothing was debited, and it can no longer be approved", async () => {
-    const setup = await agentSetup(server, { policy: { requirePlatformApproval: true } });
+    const setup = await agentSetup(server, { policy: { defaultExecutionMode: "APPROVAL_REQUIRED" } });
     const external = await setup.agentClient.post<{ id: string }>("/agents/me/external-accounts", {
       currency: "USD",
       accountInfo: bankAccountInfo(),
@@ -103,7 +103,7 @@ describe("POST /transactions/{id}/cancel", () => {
     const executed = await setup.agentClient.post<{ status: string }>(
       `/agents/me/quotes/${quote.body.id}/execute`,
     );
-    expect(executed.body.status).toBe("PENDING_AUTHORIZATION");
+    expect(executed.body.status).toBe("PENDING_APPROVAL"); // the EXECUTE_QUOTE AgentAction
     const before = await balanceOf(server, setup.accountId);
     const res = await server.client.post<Transaction>(`/transactions/${quote.body.transactionId}/cancel`, {});
     expect(res.status).toBe(200);

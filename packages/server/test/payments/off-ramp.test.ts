@@ -339,7 +339,7 @@ describe("off-ramps around the rules of other areas", () => {
     const agent = await createAgent(
       client,
       customerId,
-      policy({ maxTransactionAmounts: [{ currency: "USDB", amount: 10_000_000 }] }),
+      policy({ spendingLimits: { currency: "USDB", perTransactionLimit: 10_000_000 } }),
     );
     const redeemed = await redeem(client, agent.deviceCode?.code as string);
     const agentClient = new AgentClient(client, redeemed.body.accessToken);

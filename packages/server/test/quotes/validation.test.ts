@@ -70,7 +70,11 @@ describe("POST /quotes: body validation -> 400 INVALID_INPUT naming each field",
       () => ({ ...valid(), source: { sourceType: "ACCOUNT", accountId: a, currency: "USD" } }),
       ["source.currency"],
     ],
-    ["lookupId on an ACCOUNT destination", () => ({ ...valid(), lookupId: "Lookup:1" }), ["lookupId"]],
+    [
+      "lookupId on an internal account destination",
+      () => ({ ...valid(), lookupId: "Lookup:1" }),
+      ["lookupId"],
+    ],
     [
       "missing destination and lockedCurrencySide",
       () => ({ source: valid().source, lockedCurrencyAmount: 1 }),

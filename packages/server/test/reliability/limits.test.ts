@@ -153,6 +153,19 @@ describe("SCA code resend for a held payout: one per 30 seconds (docs/decisions.
   });
 });
 
+describe("SCA two-factor reset: one start per 30 seconds (docs/decisions.md SCA)", () => {
+  test("a second start within 30 s is 429 RATE_LIMITED with Retry-After; after Retry-After it succeeds", async () => {
+    const c = await platformClient(server);
+    const { customerId } = await scaCustomer(c, { funds: 0 });
+    const start = () => c.post(`/sca/factors/reset?customerId=${customerId}`, { factor: "SMS_OTP" });
+    expect((await start()).status).toBe(201);
+    const retryAfter = expectLimited(await start(), "RATE_LIMITED");
+    expect(retryAfter).toBeLessThanOrEqual(30);
+    await honour(c, retryAfter);
+    expect((await start()).status).toBe(201);
+  });
+});
+
 describe("the sweep is complete", () => {
   test("every place in src that answers 429 is one of the limits above", async () => {
     const src = join(import.meta.dirname, "../../src");
@@ -169,6 +182,7 @@ describe("the sweep is complete", () => {
       "external-accounts/ownership/challenges.ts",
       "quotes/daily-volume.ts",
       "sca/payments.ts",
+      "sca/reset.ts",
       "wallet-auth/attempts.ts",
       "wallet-auth/attempts.ts",
       "wallet-auth/attempts.ts",

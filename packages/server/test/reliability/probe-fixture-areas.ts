@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { TestClient } from "../harness.js";
-import { enableAndProvision, linkProvider, register } from "../stablecoins/helpers.js";
+import { enableAndProvision, linkProvider, mintBody, register } from "../stablecoins/helpers.js";
 
 // Platform A's ids in the issue-8 areas (stablecoins, agents, invitations, strong customer authentication),
 // made through the API like the rest of the tenancy probe's fixture.
@@ -24,14 +24,18 @@ export async function areaIds(client: TestClient, funded: { customerId: string; 
   const coin = await register(client);
   await enableAndProvision(client, coin.id);
   const mint = created<{ id: string }>(
-    await client.post(`/stablecoins/${coin.id}/mints`, { amount: 500, sourceAccountId: funded.accountId }),
+    await client.post(`/stablecoins/${coin.id}/mints`, mintBody(funded.accountId, provider.id, "5000000")),
   );
 
-  const agent = created<{ id: string }>(
+  const { agent } = created<{ agent: { id: string } }>(
     await client.post("/agents", {
       customerId: funded.customerId,
       name: "Probe bot",
-      policy: { allowedOperations: ["VIEW_ACCOUNTS"] },
+      policy: {
+        permissions: ["VIEW_TRANSACTIONS"],
+        defaultExecutionMode: "APPROVAL_REQUIRED",
+        spendingLimits: { currency: "USD", perTransactionLimit: 0 },
+      },
     }),
   );
 

@@ -218,7 +218,7 @@ describe("SCA login (interface rule 11, Limits: SCA login session 180 days)", ()
     expect(res.status).toBe(409);
   });
 
-  test("logging in with PASSKEY without an enrolled passkey, or with TOTP (not offered), is 409 CONFLICT", async () => {
+  test("logging in with PASSKEY or TOTP before enrolling that factor is 409 CONFLICT", async () => {
     const client = await platformClient(server);
     const { customerId } = await scaCustomer(client, { funds: 0 });
     for (const factor of ["PASSKEY", "TOTP"])

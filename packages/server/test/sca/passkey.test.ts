@@ -170,7 +170,7 @@ describe("the SCA passkey factor (one per customer, real WebAuthn verification)"
     expect(res.body.details?.errors).toEqual([expect.objectContaining({ field: "origin" })]);
   });
 
-  test("confirming with no enrolment started is 409 CONFLICT; TOTP (not offered) is 400 INVALID_INPUT on type", async () => {
+  test("confirming with no enrolment started is 409 CONFLICT", async () => {
     const client = await platformClient(server);
     const { customerId } = await scaCustomer(client, { funds: 0 });
     await login(client, customerId);
@@ -178,9 +178,6 @@ describe("the SCA passkey factor (one per customer, real WebAuthn verification)"
       credential: credentialFor(new SoftAuthenticator(), "abc"),
     });
     expect([none.status, none.body.code]).toEqual([409, "CONFLICT"]);
-    const totp = await client.post<ErrorBody>(`/sca/factors${q(customerId)}`, { type: "TOTP" });
-    expect(totp.status).toBe(400);
-    expect(totp.body.details?.errors).toEqual([expect.objectContaining({ field: "type" })]);
   });
 
   test("login with the PASSKEY factor: an assertion over passkeyOptions opens a 180-day session", async () => {

@@ -108,3 +108,30 @@ export async function fiatLeg(client: TestClient, operationId: string): Promise<
   if (!leg) throw new Error(`no transaction carries ${operationId}`);
   return leg;
 }
+
+/** Cents of a USD-backed token as the token's smallest units (a decimal string, as requests take them). */
+export function units(cents: number, decimals = 6): string {
+  return decimals >= 2
+    ? (BigInt(cents) * 10n ** BigInt(decimals - 2)).toString()
+    : (BigInt(cents) / 10n ** BigInt(2 - decimals)).toString();
+}
+
+/** The hosted StablecoinMintRequest: paid from an internal account, minted into a provider link's treasury. */
+export function mintBody(accountId: string, providerAccountId: string, amount: string, extra = {}) {
+  return {
+    amount,
+    fundingSource: { type: "GRID_INTERNAL_ACCOUNT", accountId },
+    destination: { accountId: providerAccountId },
+    ...extra,
+  };
+}
+
+/** The hosted StablecoinBurnRequest: tokens from the provider treasury, money to an internal account. */
+export function burnBody(accountId: string, amount: string, extra = {}) {
+  return {
+    amount,
+    source: { type: "PROVIDER_INTERNAL_BALANCE" },
+    destination: { type: "GRID_INTERNAL_ACCOUNT", accountId },
+    ...extra,
+  };
+}

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { StablecoinOperation } from "../../src/stablecoins/schemas.js";
 import { newUsdAccount, startServer, type TestServer } from "../harness.js";
-import { balanceOf, enableAndProvision, linkProvider, operable, register, settle } from "./helpers.js";
+import {
+  balanceOf,
+  burnBody,
+  enableAndProvision,
+  linkProvider,
+  mintBody,
+  operable,
+  register,
+  settle,
+  units,
+} from "./helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -10,17 +20,27 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const kinds = ["mints", "burns"] as const;
-const body = (kind: (typeof kinds)[number], accountId: string, extra: Record<string, unknown> = {}) =>
+/** A mint names its link as `destination.accountId`; a burn as `stablecoinProviderAccountId` (optional). */
+const body = (
+  kind: (typeof kinds)[number],
+  accountId: string,
+  link: string | undefined,
+  extra: Record<string, unknown> = {},
+) =>
   kind === "mints"
-    ? { amount: 1_000, sourceAccountId: accountId, ...extra }
-    : { amount: 1_000, destinationAccountId: accountId, ...extra };
+    ? mintBody(accountId, link ?? "", units(1_000), extra)
+    : burnBody(
+        accountId,
+        units(1_000),
+        link === undefined ? extra : { stablecoinProviderAccountId: link, ...extra },
+      );
 
 describe("issuer operation gates", () => {
   test.each(kinds)("%s on an unknown stablecoin -> 404 STABLECOIN_NOT_FOUND", async (kind) => {
-    const { client, accountId } = await operable(server);
+    const { client, accountId, provider } = await operable(server);
     const res = await client.post(
       `/stablecoins/Stablecoin:0190d2a1-7c4e-7b3a-9f00-1234567890ab/${kind}`,
-      body(kind, accountId),
+      body(kind, accountId, provider.id),
     );
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: "STABLECOIN_NOT_FOUND" });
@@ -28,8 +48,8 @@ describe("issuer operation gates", () => {
 
   test.each(kinds)("%s on another platform's stablecoin -> 404 STABLECOIN_NOT_FOUND", async (kind) => {
     const { coin } = await operable(server);
-    const { client, accountId } = await operable(server);
-    const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId));
+    const { client, accountId, provider } = await operable(server);
+    const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId, provider.id));
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: "STABLECOIN_NOT_FOUND" });
   });
@@ -40,10 +60,10 @@ describe("issuer operation gates", () => {
   ] as const)(
     "%s on a stablecoin without %s in supportedOperations -> 400 STABLECOIN_OPERATION_NOT_SUPPORTED",
     async (kind, _, supportedOperations) => {
-      const { client, accountId } = await operable(server);
+      const { client, accountId, provider } = await operable(server);
       const coin = await register(client, { supportedOperations });
       await enableAndProvision(client, coin.id);
-      const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId));
+      const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId, provider.id));
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: "STABLECOIN_OPERATION_NOT_SUPPORTED" });
     },
@@ -52,14 +72,14 @@ describe("issuer operation gates", () => {
   test.each(kinds)(
     "%s on a stablecoin that is not ENABLED -> 400 STABLECOIN_GRID_OPERATIONS_NOT_ENABLED",
     async (kind) => {
-      const { client, accountId } = await operable(server);
+      const { client, accountId, provider } = await operable(server);
       const coin = await register(client);
       await client.post(`/sandbox/stablecoins/${coin.id}/provision`);
       for (const step of [null, "ENABLING", "ENABLED", "DISABLED"]) {
         if (step === null) await client.post(`/stablecoins/${coin.id}/request-enablement`);
         else await client.post(`/sandbox/stablecoins/${coin.id}/enablement`, { status: step });
         if (step === "ENABLED") continue;
-        const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId));
+        const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId, provider.id));
         expect(res.status).toBe(400);
         expect(res.body).toMatchObject({ code: "STABLECOIN_GRID_OPERATIONS_NOT_ENABLED" });
       }
@@ -69,100 +89,132 @@ describe("issuer operation gates", () => {
   test.each(kinds)(
     "%s on an ENABLED stablecoin not provisioned -> 400 STABLECOIN_NOT_PROVISIONED",
     async (kind) => {
-      const { client, accountId } = await operable(server);
+      const { client, accountId, provider } = await operable(server);
       const coin = await register(client);
       await client.post(`/stablecoins/${coin.id}/request-enablement`);
       await client.post(`/sandbox/stablecoins/${coin.id}/enablement`, { status: "ENABLING" });
       await client.post(`/sandbox/stablecoins/${coin.id}/enablement`, { status: "ENABLED" });
-      const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId));
+      const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId, provider.id));
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: "STABLECOIN_NOT_PROVISIONED" });
     },
   );
 
   test.each(kinds)(
-    "%s of an amount finer than the token's decimals -> 400 STABLECOIN_AMOUNT_NOT_REPRESENTABLE",
+    "%s of token units finer than the backing currency's minor units -> 400 STABLECOIN_AMOUNT_NOT_REPRESENTABLE",
     async (kind) => {
-      const { client, accountId } = await operable(server);
-      const coin = await register(client, { decimals: 1 });
-      await enableAndProvision(client, coin.id);
+      const { client, coin, accountId, provider } = await operable(server);
+      // 1,000,001 units of a 6-decimal USD token is 100.0001 cents.
       const res = await client.post(
         `/stablecoins/${coin.id}/${kind}`,
-        body(kind, accountId, { amount: 1_005 }),
+        body(kind, accountId, provider.id, { amount: "1000001" }),
       );
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: "STABLECOIN_AMOUNT_NOT_REPRESENTABLE" });
     },
   );
 
-  test("an amount that is a whole number of the token's smallest units is accepted (0-decimal token, whole dollars)", async () => {
-    const { client, accountId } = await operable(server);
+  test("amount is the token's smallest units: 10,000 units of a 6-decimal token debit exactly 1 cent", async () => {
+    const { client, coin, accountId, provider } = await operable(server, 5);
+    const res = await client.post<StablecoinOperation>(
+      `/stablecoins/${coin.id}/mints`,
+      mintBody(accountId, provider.id, "10000"),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.amount).toBe("10000");
+    expect(await balanceOf(client, accountId)).toBe(4);
+  });
+
+  test("a 0-decimal token's whole units are whole dollars (1 unit = 100 cents)", async () => {
+    const { client, accountId, provider } = await operable(server, 1_000);
     const coin = await register(client, { decimals: 0 });
     await enableAndProvision(client, coin.id);
-    expect(
-      (await client.post(`/stablecoins/${coin.id}/mints`, body("mints", accountId, { amount: 1_050 })))
-        .status,
-    ).toBe(400);
-    expect(
-      (await client.post(`/stablecoins/${coin.id}/mints`, body("mints", accountId, { amount: 1_100 })))
-        .status,
-    ).toBe(201);
+    const res = await client.post(`/stablecoins/${coin.id}/mints`, mintBody(accountId, provider.id, "3"));
+    expect(res.status).toBe(201);
+    expect(await balanceOf(client, accountId)).toBe(700);
+  });
+
+  test("an 18-decimal token's amount beyond 2^53 is converted exactly (BigInt)", async () => {
+    const { client, accountId, provider } = await operable(server, 1_000);
+    const coin = await register(client, { decimals: 18 });
+    await enableAndProvision(client, coin.id);
+    const ok = await client.post<StablecoinOperation>(
+      `/stablecoins/${coin.id}/mints`,
+      mintBody(accountId, provider.id, "1230000000000000000"),
+    );
+    expect(ok.status).toBe(201);
+    expect(ok.body.amount).toBe("1230000000000000000");
+    expect(await balanceOf(client, accountId)).toBe(877);
+    const finer = await client.post(
+      `/stablecoins/${coin.id}/mints`,
+      mintBody(accountId, provider.id, "1230000000000000001"),
+    );
+    expect(finer.status).toBe(400);
+    expect(finer.body).toMatchObject({ code: "STABLECOIN_AMOUNT_NOT_REPRESENTABLE" });
   });
 
   test.each([
-    ["a fraction", 10.5],
-    ["a string", "1000"],
-    ["zero", 0],
-    ["above the bound", 9_000_000_000_000_001],
+    ["a number, not a string", 1000],
+    ["a decimal fraction", "10.5"],
+    ["negative", "-100"],
+    ["zero", "0"],
+    ["above the 9e15 minor-unit bound", "90000000000000010000"],
   ])("an amount that is %s -> 400 INVALID_INPUT on amount", async (_, amount) => {
-    const { client, coin, accountId } = await operable(server);
-    const res = await client.post(`/stablecoins/${coin.id}/mints`, { amount, sourceAccountId: accountId });
+    const { client, coin, accountId, provider } = await operable(server);
+    const res = await client.post(`/stablecoins/${coin.id}/mints`, {
+      ...mintBody(accountId, provider.id, "1"),
+      amount,
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "INVALID_INPUT", details: { errors: [{ field: "amount" }] } });
   });
 });
 
 describe("provider account selection", () => {
-  test.each(kinds)(
+  test.each(["burns"] as const)(
     "%s with several ACTIVE links and none passed -> 400 STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED",
     async (kind) => {
       const { client, coin, accountId } = await operable(server);
       await linkProvider(client);
-      const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId));
+      const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId, undefined));
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: "STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED" });
     },
   );
 
-  test("with several ACTIVE links, passing one selects it", async () => {
+  test("a mint goes through the link its destination.accountId names, whatever other links exist", async () => {
     const { client, coin, accountId } = await operable(server);
     const second = await linkProvider(client);
     const res = await client.post<StablecoinOperation>(
       `/stablecoins/${coin.id}/mints`,
-      body("mints", accountId, { stablecoinProviderAccountId: second.id }),
+      body("mints", accountId, second.id),
     );
     expect(res.status).toBe(201);
     expect(res.body.stablecoinProviderAccountId).toBe(second.id);
   });
 
-  test("with one ACTIVE link (the other revoked) and none passed, the active one is used", async () => {
+  test("a burn with one ACTIVE link (the other revoked) and none passed goes through the active one", async () => {
     const { client, coin, accountId, provider } = await operable(server);
+    expect(
+      (await client.post(`/stablecoins/${coin.id}/mints`, body("mints", accountId, provider.id))).status,
+    ).toBe(201);
+    await settle(server, client);
     const revoked = await linkProvider(client);
     await client.post(`/stablecoin-provider-accounts/${revoked.id}/revoke`);
     const res = await client.post<StablecoinOperation>(
-      `/stablecoins/${coin.id}/mints`,
-      body("mints", accountId),
+      `/stablecoins/${coin.id}/burns`,
+      body("burns", accountId, undefined),
     );
     expect(res.status).toBe(201);
     expect(res.body.stablecoinProviderAccountId).toBe(provider.id);
   });
 
-  test.each(kinds)(
+  test.each(["burns"] as const)(
     "%s with no ACTIVE link and none passed -> 400 INVALID_INPUT on stablecoinProviderAccountId",
     async (kind) => {
       const { client, coin, accountId, provider } = await operable(server);
       await client.post(`/stablecoin-provider-accounts/${provider.id}/revoke`);
-      const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId));
+      const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId, undefined));
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({
         code: "INVALID_INPUT",
@@ -174,10 +226,7 @@ describe("provider account selection", () => {
   test.each(kinds)("%s through a revoked link -> 400 STABLECOIN_PROVIDER_ACCOUNT_REVOKED", async (kind) => {
     const { client, coin, accountId, provider } = await operable(server);
     await client.post(`/stablecoin-provider-accounts/${provider.id}/revoke`);
-    const res = await client.post(
-      `/stablecoins/${coin.id}/${kind}`,
-      body(kind, accountId, { stablecoinProviderAccountId: provider.id }),
-    );
+    const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId, provider.id));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "STABLECOIN_PROVIDER_ACCOUNT_REVOKED" });
   });
@@ -187,10 +236,7 @@ describe("provider account selection", () => {
     async (kind) => {
       const { client, coin, accountId } = await operable(server);
       const tron = await linkProvider(client, ["TRON"]);
-      const res = await client.post(
-        `/stablecoins/${coin.id}/${kind}`,
-        body(kind, accountId, { stablecoinProviderAccountId: tron.id }),
-      );
+      const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId, tron.id));
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: "STABLECOIN_PROVIDER_ACCOUNT_INVALID" });
     },
@@ -199,23 +245,23 @@ describe("provider account selection", () => {
   test.each([
     ["unknown", "StablecoinProviderAccount:0190d2a1-7c4e-7b3a-9f00-1234567890ab"],
     ["malformed", "nope"],
-  ])("%s stablecoinProviderAccountId -> 404 STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND", async (_, id) => {
-    const { client, coin, accountId } = await operable(server);
-    const res = await client.post(
-      `/stablecoins/${coin.id}/mints`,
-      body("mints", accountId, { stablecoinProviderAccountId: id }),
-    );
-    expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ code: "STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND" });
-  });
+  ])(
+    "a mint whose destination.accountId is an %s link -> 404 STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND",
+    async (_, id) => {
+      const { client, coin, accountId } = await operable(server);
+      const res = await client.post(`/stablecoins/${coin.id}/mints`, body("mints", accountId, id));
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: "STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND" });
+    },
+  );
 
   test("another platform's link -> 404 STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND", async () => {
     const { provider } = await operable(server);
     const { client, coin, accountId } = await operable(server);
-    const res = await client.post(
-      `/stablecoins/${coin.id}/mints`,
-      body("mints", accountId, { stablecoinProviderAccountId: provider.id }),
-    );
+    const burn = await client.post(`/stablecoins/${coin.id}/burns`, body("burns", accountId, provider.id));
+    expect(burn.status).toBe(404);
+    expect(burn.body).toMatchObject({ code: "STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND" });
+    const res = await client.post(`/stablecoins/${coin.id}/mints`, body("mints", accountId, provider.id));
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: "STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND" });
   });
@@ -223,8 +269,8 @@ describe("provider account selection", () => {
 
 describe("fiat accounts and funds", () => {
   test("a mint the source account cannot cover -> 400 INSUFFICIENT_FUNDS, nothing written", async () => {
-    const { client, coin, accountId } = await operable(server, 500);
-    const res = await client.post(`/stablecoins/${coin.id}/mints`, body("mints", accountId));
+    const { client, coin, accountId, provider } = await operable(server, 500);
+    const res = await client.post(`/stablecoins/${coin.id}/mints`, body("mints", accountId, provider.id));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "INSUFFICIENT_FUNDS" });
     expect(await balanceOf(client, accountId)).toBe(500);
@@ -233,31 +279,113 @@ describe("fiat accounts and funds", () => {
   });
 
   test("a burn above the provider account's holding of the token -> 400 INSUFFICIENT_FUNDS", async () => {
-    const { client, coin, accountId } = await operable(server);
-    expect((await client.post(`/stablecoins/${coin.id}/mints`, body("mints", accountId))).status).toBe(201);
+    const { client, coin, accountId, provider } = await operable(server);
+    expect(
+      (await client.post(`/stablecoins/${coin.id}/mints`, body("mints", accountId, provider.id))).status,
+    ).toBe(201);
     await settle(server, client);
     const res = await client.post(
       `/stablecoins/${coin.id}/burns`,
-      body("burns", accountId, { amount: 1_001 }),
+      body("burns", accountId, provider.id, { amount: units(1_001) }),
     );
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "INSUFFICIENT_FUNDS" });
   });
 
   test("a burn from a provider account that never held the token -> 400 STABLECOIN_BURN_SOURCE_NOT_SUPPORTED", async () => {
-    const { client, coin, accountId } = await operable(server);
-    const res = await client.post(`/stablecoins/${coin.id}/burns`, body("burns", accountId));
+    const { client, coin, accountId, provider } = await operable(server);
+    const res = await client.post(`/stablecoins/${coin.id}/burns`, body("burns", accountId, provider.id));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "STABLECOIN_BURN_SOURCE_NOT_SUPPORTED" });
+  });
+
+  test.each([
+    ["EXTERNAL_ACCOUNT", { type: "EXTERNAL_ACCOUNT" }],
+    ["GRID_INTERNAL_ACCOUNT", { type: "GRID_INTERNAL_ACCOUNT", accountId: "InternalAccount:x" }],
+  ])("a burn whose source is %s -> 400 STABLECOIN_BURN_SOURCE_NOT_SUPPORTED", async (_, source) => {
+    const { client, coin, accountId, provider } = await operable(server);
+    const res = await client.post(
+      `/stablecoins/${coin.id}/burns`,
+      body("burns", accountId, provider.id, { source }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: "STABLECOIN_BURN_SOURCE_NOT_SUPPORTED" });
+  });
+
+  test("a burn to an EXTERNAL_ACCOUNT destination -> 400 STABLECOIN_EXTERNAL_ACCOUNT_NOT_LINKED", async () => {
+    const { client, coin, provider } = await operable(server);
+    const destination = {
+      type: "EXTERNAL_ACCOUNT",
+      externalAccountId: "ExternalAccount:0190d2a1-7c4e-7b3a-9f00-1234567890ab",
+      rail: "WIRE",
+    };
+    const res = await client.post(`/stablecoins/${coin.id}/burns`, {
+      amount: units(1_000),
+      source: { type: "PROVIDER_INTERNAL_BALANCE" },
+      destination,
+      stablecoinProviderAccountId: provider.id,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: "STABLECOIN_EXTERNAL_ACCOUNT_NOT_LINKED" });
+  });
+
+  test.each([
+    ["WIRE", { type: "WIRE" }],
+    ["ACH_DEBIT", { type: "ACH_DEBIT", externalAccountId: "ExternalAccount:x" }],
+    ["SAME_DAY_ACH_DEBIT", { type: "SAME_DAY_ACH_DEBIT", externalAccountId: "ExternalAccount:x" }],
+  ])("a mint funded by %s -> 400 INVALID_INPUT on fundingSource.type", async (_, fundingSource) => {
+    const { client, coin, accountId, provider } = await operable(server);
+    const res = await client.post(
+      `/stablecoins/${coin.id}/mints`,
+      body("mints", accountId, provider.id, { fundingSource }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: "INVALID_INPUT",
+      details: { errors: [{ field: "fundingSource.type" }] },
+    });
+  });
+
+  test("a mint funded by PROVIDER_INTERNAL_BALANCE -> 400 STABLECOIN_PROVIDER_SOURCE_NOT_LINKED", async () => {
+    const { client, coin, accountId, provider } = await operable(server);
+    const fundingSource = {
+      type: "PROVIDER_INTERNAL_BALANCE",
+      sourceTokenIdentifier: "USDC",
+      cryptoNetwork: "SOLANA",
+    };
+    const res = await client.post(
+      `/stablecoins/${coin.id}/mints`,
+      body("mints", accountId, provider.id, { fundingSource }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: "STABLECOIN_PROVIDER_SOURCE_NOT_LINKED" });
+  });
+
+  test.each([
+    ["an unknown fundingSource.type", { fundingSource: { type: "CARD" } }, "fundingSource.type"],
+    ["no destination", { destination: undefined }, "destination"],
+    ["the old sourceAccountId field", { sourceAccountId: "InternalAccount:x" }, "sourceAccountId"],
+  ])("a mint with %s -> 400 INVALID_INPUT naming the field", async (_, extra, field) => {
+    const { client, coin, accountId, provider } = await operable(server);
+    const res = await client.post(
+      `/stablecoins/${coin.id}/mints`,
+      body("mints", accountId, provider.id, extra),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: "INVALID_INPUT" });
+    const fields = (res.body as { details: { errors: { field: string }[] } }).details.errors.map(
+      (e) => e.field,
+    );
+    expect(fields).toContain(field);
   });
 
   test.each(kinds)(
     "%s naming an unknown or another platform's account -> 404 ACCOUNT_NOT_FOUND",
     async (kind) => {
       const { accountId: foreign } = await operable(server);
-      const { client, coin } = await operable(server);
+      const { client, coin, provider } = await operable(server);
       for (const accountId of [foreign, "InternalAccount:0190d2a1-7c4e-7b3a-9f00-1234567890ab"]) {
-        const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId));
+        const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId, provider.id));
         expect(res.status).toBe(404);
         expect(res.body).toMatchObject({ code: "ACCOUNT_NOT_FOUND" });
       }
@@ -265,15 +393,15 @@ describe("fiat accounts and funds", () => {
   );
 
   test.each([
-    ["mints", "sourceAccountId"],
-    ["burns", "destinationAccountId"],
+    ["mints", "fundingSource.accountId"],
+    ["burns", "destination.accountId"],
   ] as const)(
     "%s naming an account in another currency than the backing one -> 400 INVALID_INPUT on %s",
     async (kind, field) => {
-      const { client, accountId } = await operable(server);
+      const { client, accountId, provider } = await operable(server);
       const coin = await register(client, { backingCurrency: "EUR" });
       await enableAndProvision(client, coin.id);
-      const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId));
+      const res = await client.post(`/stablecoins/${coin.id}/${kind}`, body(kind, accountId, provider.id));
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: "INVALID_INPUT", details: { errors: [{ field }] } });
     },
@@ -281,10 +409,10 @@ describe("fiat accounts and funds", () => {
 
   test("production platforms cannot be provisioned, so their mints are 400 STABLECOIN_GRID_OPERATIONS_NOT_ENABLED", async () => {
     const client = server.client.as(await server.newPlatform("PRODUCTION"));
-    await linkProvider(client);
+    const provider = await linkProvider(client);
     const coin = await register(client);
     const accountId = await newUsdAccount(client);
-    const res = await client.post(`/stablecoins/${coin.id}/mints`, body("mints", accountId));
+    const res = await client.post(`/stablecoins/${coin.id}/mints`, body("mints", accountId, provider.id));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "STABLECOIN_GRID_OPERATIONS_NOT_ENABLED" });
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { StablecoinOperation } from "../../src/stablecoins/schemas.js";
 import { startServer, type TestServer } from "../harness.js";
-import { balanceOf, fiatLeg, operable, settle } from "./helpers.js";
+import { balanceOf, burnBody, fiatLeg, mintBody, operable, settle, units } from "./helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -15,10 +15,10 @@ const idPattern = /^StablecoinOperation:[0-9a-f-]{36}$/;
 describe("mints", () => {
   test("a mint answers the hosted StablecoinOperation shape, debits the source account at once and stays PROCESSING", async () => {
     const { client, coin, accountId, provider } = await operable(server, 10_000);
-    const res = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
-      amount: 2_500,
-      sourceAccountId: accountId,
-    });
+    const res = await client.post<StablecoinOperation>(
+      `/stablecoins/${coin.id}/mints`,
+      mintBody(accountId, provider.id, units(2_500)),
+    );
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(idPattern),
@@ -30,6 +30,7 @@ describe("mints", () => {
       providerEnvironment: "SANDBOX",
       stablecoinProviderAccountId: provider.id,
       source: { type: "GRID_INTERNAL_ACCOUNT", accountId },
+      destination: { accountId: provider.id },
       createdAt: expect.any(String),
       updatedAt: res.body.createdAt,
     });
@@ -39,11 +40,11 @@ describe("mints", () => {
   });
 
   test("a settled mint is COMPLETED, updatedAt the settlement time; its transaction COMPLETED; the debit stays", async () => {
-    const { client, coin, accountId } = await operable(server, 10_000);
-    const mint = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
-      amount: 2_500,
-      sourceAccountId: accountId,
-    });
+    const { client, coin, accountId, provider } = await operable(server, 10_000);
+    const mint = await client.post<StablecoinOperation>(
+      `/stablecoins/${coin.id}/mints`,
+      mintBody(accountId, provider.id, units(2_500)),
+    );
     await settle(server, client);
     const read = await client.get<StablecoinOperation>(`/stablecoin-operations/${mint.body.id}`);
     expect(read.body).toMatchObject({ status: "COMPLETED" });
@@ -55,11 +56,11 @@ describe("mints", () => {
   });
 
   test("a mint the sandbox provider rejects (amount ending 002) is FAILED PROVIDER_REJECTED and the debit is given back", async () => {
-    const { client, coin, accountId } = await operable(server, 10_000);
-    const mint = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
-      amount: 1_002,
-      sourceAccountId: accountId,
-    });
+    const { client, coin, accountId, provider } = await operable(server, 10_000);
+    const mint = await client.post<StablecoinOperation>(
+      `/stablecoins/${coin.id}/mints`,
+      mintBody(accountId, provider.id, units(1_002)),
+    );
     expect(await balanceOf(client, accountId)).toBe(8_998);
     await settle(server, client);
     const read = await client.get<StablecoinOperation>(`/stablecoin-operations/${mint.body.id}`);
@@ -76,16 +77,20 @@ describe("mints", () => {
   });
 
   test("a mint with an Idempotency-Key is replayed, not repeated", async () => {
-    const { client, coin, accountId } = await operable(server, 10_000);
+    const { client, coin, accountId, provider } = await operable(server, 10_000);
     const headers = { "idempotency-key": "mint-once" };
-    const input = { amount: 3_000, sourceAccountId: accountId };
+    const input = mintBody(accountId, provider.id, units(3_000));
     const first = await client.post(`/stablecoins/${coin.id}/mints`, input, { headers });
     const again = await client.post(`/stablecoins/${coin.id}/mints`, input, { headers });
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body).toEqual(first.body);
     expect(await balanceOf(client, accountId)).toBe(7_000);
-    const other = await client.post(`/stablecoins/${coin.id}/mints`, { ...input, amount: 10 }, { headers });
+    const other = await client.post(
+      `/stablecoins/${coin.id}/mints`,
+      { ...input, amount: units(10) },
+      { headers },
+    );
     expect(other.status).toBe(409);
     expect(other.body).toMatchObject({ code: "CONFLICT" });
   });
@@ -93,10 +98,10 @@ describe("mints", () => {
 
 describe("concurrency and events", () => {
   test("concurrent mints never overdraw the source account: the ledger refuses what it cannot cover", async () => {
-    const { client, coin, accountId } = await operable(server, 10_000);
+    const { client, coin, accountId, provider } = await operable(server, 10_000);
     const results = await Promise.all(
       Array.from({ length: 4 }, () =>
-        client.post(`/stablecoins/${coin.id}/mints`, { amount: 4_000, sourceAccountId: accountId }),
+        client.post(`/stablecoins/${coin.id}/mints`, mintBody(accountId, provider.id, units(4_000))),
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 400, 400]);
@@ -107,23 +112,23 @@ describe("concurrency and events", () => {
   });
 
   test("concurrent burns never take more than the provider account holds", async () => {
-    const { client, coin, accountId } = await operable(server, 10_000);
-    await client.post(`/stablecoins/${coin.id}/mints`, { amount: 5_000, sourceAccountId: accountId });
+    const { client, coin, accountId, provider } = await operable(server, 10_000);
+    await client.post(`/stablecoins/${coin.id}/mints`, mintBody(accountId, provider.id, units(5_000)));
     await settle(server, client);
     const results = await Promise.all(
       Array.from({ length: 4 }, () =>
-        client.post(`/stablecoins/${coin.id}/burns`, { amount: 2_000, destinationAccountId: accountId }),
+        client.post(`/stablecoins/${coin.id}/burns`, burnBody(accountId, units(2_000))),
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 400, 400]);
   });
 
   test("the fiat leg's transaction raises OUTGOING_PAYMENT events; operations raise no events of their own", async () => {
-    const { client, coin, accountId, platform } = await operable(server, 10_000);
-    const mint = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
-      amount: 1_000,
-      sourceAccountId: accountId,
-    });
+    const { client, coin, accountId, platform, provider } = await operable(server, 10_000);
+    const mint = await client.post<StablecoinOperation>(
+      `/stablecoins/${coin.id}/mints`,
+      mintBody(accountId, provider.id, units(1_000)),
+    );
     await settle(server, client);
     const { id: transactionId } = await fiatLeg(client, mint.body.id);
     const events = await server.db.query<{ type: string; body: unknown }>(
@@ -139,10 +144,10 @@ describe("concurrency and events", () => {
 describe("burns", () => {
   async function minted(amount: number) {
     const setup = await operable(server, 10_000);
-    const mint = await setup.client.post(`/stablecoins/${setup.coin.id}/mints`, {
-      amount,
-      sourceAccountId: setup.accountId,
-    });
+    const mint = await setup.client.post(
+      `/stablecoins/${setup.coin.id}/mints`,
+      mintBody(setup.accountId, setup.provider.id, units(amount)),
+    );
     expect(mint.status).toBe(201);
     await settle(server, setup.client);
     return setup;
@@ -150,10 +155,10 @@ describe("burns", () => {
 
   test("a burn takes the tokens at once and credits the destination account when it completes", async () => {
     const { client, coin, accountId } = await minted(5_000);
-    const burn = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/burns`, {
-      amount: 2_000,
-      destinationAccountId: accountId,
-    });
+    const burn = await client.post<StablecoinOperation>(
+      `/stablecoins/${coin.id}/burns`,
+      burnBody(accountId, units(2_000)),
+    );
     expect(burn.status).toBe(201);
     expect(burn.body).toMatchObject({
       operationType: "BURN",
@@ -165,10 +170,7 @@ describe("burns", () => {
     expect(burn.body.source).toEqual({ type: "PROVIDER_INTERNAL_BALANCE" });
     expect(await balanceOf(client, accountId)).toBe(5_000);
     // The holding is reserved: only 3,000 remain to burn while this one is PROCESSING.
-    const tooMuch = await client.post(`/stablecoins/${coin.id}/burns`, {
-      amount: 3_001,
-      destinationAccountId: accountId,
-    });
+    const tooMuch = await client.post(`/stablecoins/${coin.id}/burns`, burnBody(accountId, units(3_001)));
     expect(tooMuch.body).toMatchObject({ code: "INSUFFICIENT_FUNDS" });
     expect(await fiatLeg(client, burn.body.id)).toMatchObject({ type: "INCOMING", status: "PENDING" });
     await settle(server, client);
@@ -180,38 +182,35 @@ describe("burns", () => {
 
   test("a burn the provider rejects (amount ending 002) is FAILED, credits nothing and returns the tokens", async () => {
     const { client, coin, accountId } = await minted(5_000);
-    const burn = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/burns`, {
-      amount: 1_002,
-      destinationAccountId: accountId,
-    });
+    const burn = await client.post<StablecoinOperation>(
+      `/stablecoins/${coin.id}/burns`,
+      burnBody(accountId, units(1_002)),
+    );
     await settle(server, client);
     const read = await client.get(`/stablecoin-operations/${burn.body.id}`);
     expect(read.body).toMatchObject({ status: "FAILED", failureReason: "PROVIDER_REJECTED" });
     expect(await balanceOf(client, accountId)).toBe(5_000);
-    const all = await client.post(`/stablecoins/${coin.id}/burns`, {
-      amount: 5_000,
-      destinationAccountId: accountId,
-    });
+    const all = await client.post(`/stablecoins/${coin.id}/burns`, burnBody(accountId, units(5_000)));
     expect(all.status).toBe(201);
   });
 });
 
 describe("GET /stablecoins/{id}/operations", () => {
   test("operations page newest first with totalCount, and filter by operationType and status", async () => {
-    const { client, coin, accountId } = await operable(server, 10_000);
+    const { client, coin, accountId, provider } = await operable(server, 10_000);
     const ids: string[] = [];
     for (const amount of [100, 200, 300]) {
-      const res = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
-        amount,
-        sourceAccountId: accountId,
-      });
+      const res = await client.post<StablecoinOperation>(
+        `/stablecoins/${coin.id}/mints`,
+        mintBody(accountId, provider.id, units(amount)),
+      );
       ids.push(res.body.id);
     }
     await settle(server, client);
-    const burn = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/burns`, {
-      amount: 100,
-      destinationAccountId: accountId,
-    });
+    const burn = await client.post<StablecoinOperation>(
+      `/stablecoins/${coin.id}/burns`,
+      burnBody(accountId, units(100)),
+    );
     const first = await client.get<PageOf<StablecoinOperation>>(`/stablecoins/${coin.id}/operations?limit=2`);
     expect(first.body.totalCount).toBe(4);
     const rest = await client.get<PageOf<StablecoinOperation>>(
@@ -245,11 +244,11 @@ describe("GET /stablecoins/{id}/operations", () => {
 
 describe("GET /stablecoin-operations/{stablecoinOperationId}", () => {
   test("an operation is read by its id alone (raw or %3A-encoded) -> 200, the operation the mint returned", async () => {
-    const { client, coin, accountId } = await operable(server, 10_000);
-    const mint = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
-      amount: 700,
-      sourceAccountId: accountId,
-    });
+    const { client, coin, accountId, provider } = await operable(server, 10_000);
+    const mint = await client.post<StablecoinOperation>(
+      `/stablecoins/${coin.id}/mints`,
+      mintBody(accountId, provider.id, units(700)),
+    );
     const read = await client.get<StablecoinOperation>(`/stablecoin-operations/${mint.body.id}`);
     expect(read.status).toBe(200);
     expect(read.body).toEqual(mint.body);
@@ -260,10 +259,10 @@ describe("GET /stablecoin-operations/{stablecoinOperationId}", () => {
   test("an unknown, malformed or another platform's operation id -> 404 STABLECOIN_OPERATION_NOT_FOUND", async () => {
     const { client } = await operable(server);
     const other = await operable(server);
-    const otherMint = await other.client.post<StablecoinOperation>(`/stablecoins/${other.coin.id}/mints`, {
-      amount: 100,
-      sourceAccountId: other.accountId,
-    });
+    const otherMint = await other.client.post<StablecoinOperation>(
+      `/stablecoins/${other.coin.id}/mints`,
+      mintBody(other.accountId, other.provider.id, units(100)),
+    );
     for (const operationId of [
       "StablecoinOperation:0190d2a1-7c4e-7b3a-9f00-1234567890ab",
       "nope",
@@ -278,11 +277,11 @@ describe("GET /stablecoin-operations/{stablecoinOperationId}", () => {
   });
 
   test("the former path /stablecoins/{stablecoinId}/operations/{operationId} is gone -> 404 NOT_FOUND", async () => {
-    const { client, coin, accountId } = await operable(server, 10_000);
-    const mint = await client.post<StablecoinOperation>(`/stablecoins/${coin.id}/mints`, {
-      amount: 100,
-      sourceAccountId: accountId,
-    });
+    const { client, coin, accountId, provider } = await operable(server, 10_000);
+    const mint = await client.post<StablecoinOperation>(
+      `/stablecoins/${coin.id}/mints`,
+      mintBody(accountId, provider.id, units(100)),
+    );
     const res = await client.get(`/stablecoins/${coin.id}/operations/${mint.body.id}`);
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: "NOT_FOUND" });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Stablecoin } from "../../src/stablecoins/schemas.js";
 import { type Credentials, startServer, type TestClient, type TestServer } from "../harness.js";
-import { evmAddress, register, uniqueSymbol } from "./helpers.js";
+import { evmAddress, mintBody, register, uniqueSymbol } from "./helpers.js";
 
 let server: TestServer;
 let client: TestClient;
@@ -187,7 +187,7 @@ describe("permissions", () => {
         },
       ],
       [`/stablecoins/${coin.id}/request-enablement`, {}],
-      [`/stablecoins/${coin.id}/mints`, { amount: 100, sourceAccountId: "x" }],
+      [`/stablecoins/${coin.id}/mints`, mintBody("InternalAccount:x", "StablecoinProviderAccount:x", "100")],
       ["/stablecoin-provider-accounts", { provider: "BRALE", accountReference: "r", networks: ["BASE"] }],
     ] as const) {
       const res = await client.post(path, body, { auth: viewer });

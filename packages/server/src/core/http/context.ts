@@ -13,12 +13,13 @@ export interface Caller {
   agent?: AgentPrincipal;
 }
 
-/** An operation an agent's policy may allow (docs/decisions/agents.md). */
+/** A permission an agent's policy may grant (the hosted API's AgentPermission). */
 export type AgentOperation =
-  | "VIEW_ACCOUNTS"
   | "VIEW_TRANSACTIONS"
-  | "CREATE_EXTERNAL_ACCOUNTS"
-  | "SEND_PAYMENTS";
+  | "CREATE_TRANSFERS"
+  | "CREATE_QUOTES"
+  | "EXECUTE_QUOTES"
+  | "MANAGE_EXTERNAL_ACCOUNTS";
 
 /** The agent behind an AgentAuth request. */
 export interface AgentPrincipal {

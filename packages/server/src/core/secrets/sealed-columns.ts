@@ -65,6 +65,15 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     assign: "code_key = $1",
   },
   {
+    // sca/totp.ts: a customer's RFC 6238 TOTP secret (20 bytes); sealed since it exists.
+    label: "SCA TOTP secret",
+    purpose: "sca-totp-secret",
+    table: "sca_totp_factors",
+    rowId: "id",
+    value: "secret",
+    assign: "secret = $1",
+  },
+  {
     // wallet-auth/bundle-signing.ts: `wallet_auth_config.bundleSigningKey.privateKey`, 32 bytes, once hex.
     label: "bundle-signing key",
     purpose: "bundle-signing-key",

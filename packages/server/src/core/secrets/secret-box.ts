@@ -11,6 +11,7 @@ export type SecretPurpose =
   | "bundle-signing-key"
   | "webhook-signing-key"
   | "sca-code-key"
+  | "sca-totp-secret"
   | "uma-signing-key"
   | "uma-encryption-key"
   | "delegated-key";

@@ -1,13 +1,18 @@
 // A webhook receiver a platform can copy: verifies X-Service-Signature against the platform's own JWKS
 // (fetched with its credentials once, refetched on an unknown kid), then applies the spec's consumer rules.
 //
-//   PAYSVC_BASE_URL=http://127.0.0.1:8080/2025-10-13 PAYSVC_CLIENT_ID=… PAYSVC_CLIENT_SECRET=… \
+//   PAYSVC_URL=http://127.0.0.1:8080/2025-10-13 PAYSVC_CLIENT_ID=… PAYSVC_CLIENT_SECRET=… \
 //     npx tsx examples/webhook-receiver/server.ts
 import { createServer } from "node:http";
-import { MemoryConsumerStore, PaysvcClient, WebhookConsumer, WebhookVerificationError } from "@paysvc/sdk";
+import {
+  MemoryConsumerStore,
+  PaysvcClient,
+  WebhookConsumer,
+  WebhookVerificationError,
+} from "@paysvc/sdk/node";
 
 const paysvc = new PaysvcClient({
-  baseUrl: process.env.PAYSVC_BASE_URL ?? "http://127.0.0.1:8080/2025-10-13",
+  baseUrl: process.env.PAYSVC_URL ?? "http://127.0.0.1:8080/2025-10-13",
   clientId: process.env.PAYSVC_CLIENT_ID ?? "",
   clientSecret: process.env.PAYSVC_CLIENT_SECRET ?? "",
 });

@@ -77,7 +77,7 @@ export class PaysvcClient {
   readonly discoveries: DiscoveriesResource;
   readonly statements: StatementsResource;
   readonly sandbox: SandboxResource;
-  /** Webhook verification (JWKS cached), the delivery log and re-send. */
+  /** Signing keys, the delivery log and re-send (verification: the client of `@paysvc/sdk/node`). */
   readonly webhooks: WebhooksResource;
   /** The webhook events the platform's work raised, with their envelopes (`GET /events`). */
   readonly events: EventsResource;
@@ -141,7 +141,7 @@ export class PaysvcClient {
     this.discoveries = new DiscoveriesResource(sender);
     this.statements = new StatementsResource(sender, this.internalAccounts, this.transactions);
     this.sandbox = new SandboxResource(sender);
-    this.webhooks = new WebhooksResource(sender);
+    this.webhooks = this.webhooksResource(sender);
     this.events = new EventsResource(sender);
     this.wallet = new WalletResource(sender);
     this.stablecoins = new StablecoinsResource(sender);
@@ -154,5 +154,10 @@ export class PaysvcClient {
     this.receiver = new ReceiverResource(sender);
     this.umaProviders = new UmaProvidersResource(sender);
     this.vasps = new VaspsResource(sender);
+  }
+
+  /** The `webhooks` namespace: `@paysvc/sdk/node`'s client answers one that also verifies deliveries. */
+  protected webhooksResource(sender: RequestSender): WebhooksResource {
+    return new WebhooksResource(sender);
   }
 }

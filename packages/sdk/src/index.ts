@@ -2,6 +2,8 @@
 // packages/server/test/architecture/import-graph.ts): the root files (index, client, agent-client) import the
 // folders; resources/, statements/, wallet/ and webhooks/ import core/ and types/ but never a root file;
 // core/ (the one request sender, typed errors, retry, pagination) imports only types/; types/ imports nothing.
+// This entry is browser-safe: nothing under it imports `node:*` or uses Buffer (packages/sdk/test/packaging
+// bundles it for the browser). Node-only code (webhook verification) is in node/, exported by node.ts.
 export {
   AgentClient,
   type AgentClientOptions,
@@ -110,25 +112,20 @@ export {
   type Snapshot,
   WebhookConsumer,
 } from "./webhooks/consumer.js";
-export { signatureFrom, WebhooksResource } from "./webhooks/resource.js";
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  parseSignatureHeader,
+  type VerifyOptions,
+  type WebhookEvent,
+  type WebhookJwk,
+  type WebhookJwks,
+  WebhookVerificationError,
+  type WebhookVerificationFailure,
+} from "./webhooks/envelope.js";
+export { type HeaderBag, signatureFrom, WebhooksResource } from "./webhooks/resource.js";
 export type {
   ListDeliveriesQuery,
   WebhookAttempt,
   WebhookDelivery,
   WebhookTestResult,
 } from "./webhooks/types.js";
-export {
-  createTestWebhookKey,
-  DEFAULT_TOLERANCE_SECONDS,
-  parseSignatureHeader,
-  signTestWebhook,
-  type TestWebhookKey,
-  type VerifyOptions,
-  verifyWebhook,
-  type WebhookEvent,
-  type WebhookJwk,
-  type WebhookJwks,
-  WebhookKeyCache,
-  WebhookVerificationError,
-  type WebhookVerificationFailure,
-} from "./webhooks/verify.js";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServer, type TestServer } from "../../server/test/harness.js";
 import { produce } from "../../server/test/webhooks/helpers.js";
 import { startReceiver } from "../../server/test/webhooks/receiver.js";
-import { PaysvcClient } from "../src/index.js";
+import { PaysvcClient } from "../src/node.js";
 
 let server: TestServer;
 let paysvc: PaysvcClient;

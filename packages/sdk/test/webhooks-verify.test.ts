@@ -5,7 +5,7 @@ import {
   verifyWebhook,
   WebhookKeyCache,
   WebhookVerificationError,
-} from "../src/index.js";
+} from "../src/node.js";
 
 const event = { id: "Webhook:1", type: "TEST", timestamp: "2026-01-01T00:00:00.000Z", data: {} };
 const now = new Date("2026-01-01T00:00:00Z");

@@ -7,6 +7,8 @@ import type { WebhookFigures } from "./webhooks.js";
 
 export interface Figures {
   database: "postgres" | "pglite";
+  /** The API server ran on its own thread (true), or shared the load generator's event loop. */
+  serverOnOwnThread: boolean;
   postgresVersion: string | null;
   startedAt: Date;
   loadBefore: number;
@@ -68,6 +70,7 @@ export function jsonReport(f: Figures) {
     },
     failures: f.failures,
     database: f.database,
+    serverOnOwnThread: f.serverOnOwnThread,
     postgresVersion: f.postgresVersion,
     node: process.version,
     cores: availableParallelism(),

@@ -1,4 +1,5 @@
 import { loadavg } from "node:os";
+import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { buildApp } from "../src/app.js";
 import { systemClock } from "../src/core/clock.js";
@@ -18,6 +19,7 @@ import { ledgerBench } from "./ledger.js";
 import { type Measurement, measureFor } from "./measure.js";
 import { postingsBench } from "./postings.js";
 import { quotesBench } from "./quotes.js";
+import { startServerThread } from "./server-thread.js";
 import { walletAuthBench } from "./wallet-auth.js";
 import { createScratchDatabase, webhooksBench } from "./webhooks.js";
 
@@ -51,8 +53,15 @@ async function main(): Promise<void> {
     settlementLagMs: DEFAULT_SETTLEMENT_LAG_MS,
     signedRetryPerformers,
   };
-  const app = await buildApp(deps);
-  const origin = await app.listen({ port: 0, host: "127.0.0.1" });
+  // On PostgreSQL the server runs on a thread of its own unless BENCH_SERVER=inprocess (the method before
+  // session 10, docs/benchmarks.md): in-process, the load generator's fetch shared the server's event loop.
+  const thread =
+    benchDb && process.env.BENCH_SERVER !== "inprocess" ? await startServerThread(benchDb.url) : null;
+  const app = thread ? null : await buildApp(deps);
+  const origin = thread
+    ? thread.origin
+    : await (app as FastifyInstance).listen({ port: 0, host: "127.0.0.1" });
+  console.log(`API server: ${thread ? "its own thread" : "in the bench's thread"}`);
   const base = `${origin}/${API_VERSION}`;
   const { platform, token } = await createPlatform(deps, { name: "bench", environment: "SANDBOX" });
   const authorization = `Basic ${Buffer.from(`${token.clientId}:${token.clientSecret}`).toString("base64")}`;
@@ -109,7 +118,7 @@ async function main(): Promise<void> {
       fetch(`${base}/customers`, { headers: badSecret }),
     ),
   );
-  await app.close();
+  await (thread ? thread.close() : app?.close());
   await db.close();
   await benchDb?.drop();
   const webhooks = await webhooksBench();
@@ -117,6 +126,7 @@ async function main(): Promise<void> {
   if (!process.argv.includes("--json")) return;
   const report = jsonReport({
     database: benchDb ? "postgres" : "pglite",
+    serverOnOwnThread: thread !== null,
     postgresVersion: version?.server_version ?? null,
     startedAt,
     loadBefore,

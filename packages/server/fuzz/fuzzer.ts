@@ -111,6 +111,17 @@ export async function loadOperations(baseUrl: string): Promise<Operation[]> {
   if (res.status !== 200) throw new Error(`GET openapi.json -> ${res.status}`);
   const doc = (await res.json()) as {
     paths: Record<string, Record<string, Record<string, unknown>>>;
+    components?: { schemas?: Record<string, Schema> };
+  };
+  const named = doc.components?.schemas ?? {};
+  // Bodies are named components referenced by `$ref`: inline them, so generation sees the fields.
+  const inline = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(inline);
+    if (typeof value !== "object" || value === null) return value;
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === "string" && ref.startsWith("#/components/schemas/"))
+      return inline(named[ref.slice("#/components/schemas/".length)] ?? {});
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inline(v)]));
   };
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -118,7 +129,8 @@ export async function loadOperations(baseUrl: string): Promise<Operation[]> {
       const requestBody = op.requestBody as
         | { required?: boolean; content?: Record<string, { schema?: Schema }> }
         | undefined;
-      const body = requestBody?.content?.["application/json"]?.schema;
+      const declared = requestBody?.content?.["application/json"]?.schema;
+      const body = declared ? (inline(declared) as Schema) : undefined;
       operations.push({
         method: method.toUpperCase(),
         path,

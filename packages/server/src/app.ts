@@ -14,6 +14,7 @@ import { clientErrorHandler, frameworkErrorHandler } from "./core/http/client-er
 import "./core/http/context.js";
 import { registerErrorHandler } from "./core/http/error-handler.js";
 import { registerHealth } from "./core/http/health.js";
+import { registerMetrics } from "./core/http/metrics.js";
 import { registerNotFound } from "./core/http/not-found.js";
 import { registerOpenApi } from "./core/http/openapi.js";
 import { newRequestId } from "./core/http/request-id.js";
@@ -24,6 +25,7 @@ import { registerIdempotency } from "./core/idempotency/idempotency.js";
 import { internalAccountRoutes } from "./customers/account-routes.js";
 import { bulkCustomerRoutes } from "./customers/bulk/routes.js";
 import { customerRoutes } from "./customers/routes.js";
+import { dashboardRoutes } from "./dashboard/routes.js";
 import { discoveryRoutes } from "./discoveries/routes.js";
 import { exchangeRateRoutes } from "./exchange-rates/routes.js";
 import { executionGates } from "./execution-gates.js";
@@ -35,6 +37,7 @@ import { quoteRoutes } from "./payments/quote-routes.js";
 import { paymentTransactionRoutes } from "./payments/transaction-routes.js";
 import { transferRoutes } from "./payments/transfer-routes.js";
 import { configRoutes } from "./platform-config/routes.js";
+import { RequestLog } from "./sandbox/request-log.js";
 import { sandboxRoutes } from "./sandbox/routes.js";
 import { scaRoutes } from "./sca/routes.js";
 import { stablecoinRoutes } from "./stablecoins/routes.js";
@@ -45,6 +48,7 @@ import { createUmaQuoteRow } from "./uma/quotes.js";
 import { umaProtocolRoutes, umaRoutes } from "./uma/routes.js";
 import { walletAuthRoutes } from "./wallet-auth/routes.js";
 import { eventRoutes } from "./webhooks/event-routes.js";
+import { EVENT_TYPES } from "./webhooks/outbox.js";
 import { webhookRoutes } from "./webhooks/routes.js";
 
 export { API_VERSION };
@@ -73,6 +77,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     reply.header("x-request-id", request.id);
   });
   registerErrorHandler(app);
+  // Before any route: each route gets its measuring hook when it is added (core/http/metrics.ts).
+  if (deps.metrics) registerMetrics(app, deps.metrics);
+  // `paysvc logs tail` reads the sandbox's own request log (sandbox/request-log.ts).
+  const requestLog = deps.mode === "sandbox" ? new RequestLog() : undefined;
+  requestLog?.attach(app);
   registerShutdownDrain(app);
   registerNotFound(app);
   registerBodyRules(app);
@@ -83,7 +92,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     apiAuthAttempts(deps.clock, { limitLoopback: deps.limitLoopbackAuthFailures ?? false }),
   );
   registerIdempotency(app, deps.db, deps.clock);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { eventTypes: EVENT_TYPES });
   registerHealth(app, deps.db);
 
   const prefix = `/${API_VERSION}`;
@@ -114,7 +123,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(invitationRoutes, { prefix, deps });
   await app.register(agentRoutes, { prefix, deps, gates, cards: cardRows });
   await app.register(stablecoinRoutes, { prefix, deps });
-  if (deps.mode === "sandbox") await app.register(sandboxRoutes, { prefix, deps });
+  if (deps.mode === "sandbox")
+    await app.register(sandboxRoutes, { prefix, deps, ...(requestLog ? { requestLog } : {}) });
+  await app.register(dashboardRoutes, { apiBase: prefix });
   if (deps.operatorSecret)
     await app.register(operatorRoutes, { prefix: "/_operator", deps, secret: deps.operatorSecret });
 

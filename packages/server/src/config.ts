@@ -33,6 +33,8 @@ const Settings = Type.Object({
   umaDomains: Type.Optional(
     Type.Record(Type.String({ pattern: UMA_DOMAIN_PATTERN }), Type.String({ pattern: "^https?://" })),
   ),
+  /** Enables GET /metrics for scrapers presenting it as a Bearer token (PAYSVC_METRICS_TOKEN). */
+  metricsToken: Type.Optional(Type.String({ minLength: 32, pattern: "^[\\x21-\\x7e]+$" })),
   platformName: Type.String({ minLength: 1 }),
   environment: Type.Enum(["SANDBOX", "PRODUCTION"]),
   statement: Type.Optional(StatementSettings),
@@ -80,6 +82,7 @@ export function settingsFrom(line: CommandLine, env: NodeJS.ProcessEnv): Readonl
     allowPrivateTargets: booleanSetting(env.PAYSVC_ALLOW_PRIVATE_TARGETS) ?? isLoopbackHost(host),
     ...(env.PAYSVC_PUBLIC_URL ? { publicUrl: env.PAYSVC_PUBLIC_URL.replace(/\/+$/, "") } : {}),
     ...(env.PAYSVC_UMA_DOMAINS?.trim() ? { umaDomains: umaDomainsSetting(env.PAYSVC_UMA_DOMAINS) } : {}),
+    ...(env.PAYSVC_METRICS_TOKEN ? { metricsToken: env.PAYSVC_METRICS_TOKEN } : {}),
     platformName: text(values.name) ?? "Platform",
     environment: (text(values.environment) ?? "SANDBOX").toUpperCase(),
     ...(command === "statement" ? { statement: statementCandidate(values, env) } : {}),

@@ -4,6 +4,7 @@ import pino from "pino";
 import { apiTarget } from "./cli/api.js";
 import { embeddedOnDisk, openAndMigrate, progressToStderr } from "./cli/database.js";
 import { runListenCommand } from "./cli/listen.js";
+import { runLogsTailCommand } from "./cli/logs.js";
 import {
   runCardLimits,
   runCreatePlatform,
@@ -13,6 +14,8 @@ import {
 } from "./cli/operator-commands.js";
 import { assertPortFree, PortInUseError, portInUseMessage } from "./cli/port.js";
 import { CommandLineExit, parseCommandLine } from "./cli/program.js";
+import { askOnTerminal, runSandboxReset } from "./cli/reset.js";
+import { runSeedCommand } from "./cli/seed.js";
 import { removeServerFile, writeServerFile } from "./cli/server-file.js";
 import { runStatementCommand } from "./cli/statement.js";
 import { runTriggerCommand } from "./cli/trigger.js";
@@ -106,6 +109,11 @@ async function run(settings: Settings): Promise<void> {
     import("./signed-retry-performers.js"),
   ]);
   deps.signedRetryPerformers = signedRetryPerformers;
+  // Off unless an operator gives scrapers a token: then every request is measured (core/http/metrics.ts).
+  if (settings.metricsToken) {
+    const { createMetrics } = await import("./core/metrics/metrics.js");
+    deps.metrics = createMetrics(db, settings.metricsToken);
+  }
   const app = await buildApp(deps);
   const credentialsFile = join(settings.dataDir, "credentials.json");
   const sandbox = settings.mode === "sandbox" ? await ensureSandboxPlatform(deps, credentialsFile) : null;
@@ -178,6 +186,15 @@ async function listen(
   }
 }
 
+/** Resolves at the first SIGINT or SIGTERM: how a command that runs until stopped learns it should stop. */
+const untilSignal = () =>
+  new Promise((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+
+const text = (value: string | boolean | undefined) => (typeof value === "string" ? value : undefined);
+
 /** Runs the parsed command; resolves with the exit code. */
 async function runCommand(argv: readonly string[]): Promise<number> {
   let line: ReturnType<typeof parseCommandLine>;
@@ -201,12 +218,31 @@ async function runCommand(argv: readonly string[]): Promise<number> {
         process,
       );
     case "listen": {
-      const stopped = new Promise((resolve) => {
-        process.once("SIGINT", resolve);
-        process.once("SIGTERM", resolve);
-      });
       const forwardTo = String(line.options.forwardTo);
-      return runListenCommand({ forwardTo, stopped, ...apiTarget(line.options, process.env) }, process);
+      return runListenCommand(
+        { forwardTo, stopped: untilSignal(), ...apiTarget(line.options, process.env) },
+        process,
+      );
+    }
+    case "seed":
+      return runSeedCommand(
+        { json: line.options.json === true, ...apiTarget(line.options, process.env) },
+        process,
+      );
+    case "logs tail": {
+      const { status, method, path } = line.options;
+      const filters = { status: text(status), method: text(method), path: text(path) };
+      const target = apiTarget(line.options, process.env);
+      return runLogsTailCommand(
+        { ...filters, json: line.options.json === true, stopped: untilSignal(), ...target },
+        process,
+      );
+    }
+    case "sandbox reset": {
+      const { dataDir } = apiTarget(line.options, process.env);
+      const ask = process.stdin.isTTY ? askOnTerminal : undefined;
+      const yes = line.options.yes === true;
+      return runSandboxReset({ dataDir, yes, env: process.env, ...(ask ? { ask } : {}) }, process);
     }
     default:
       break;
@@ -215,7 +251,9 @@ async function runCommand(argv: readonly string[]): Promise<number> {
   if (settings.command === "statement") {
     // An API client: it opens no database and starts no server.
     if (!settings.statement) throw new Error("invalid configuration: statement options missing");
-    return runStatementCommand({ ...settings.statement, dataDir: settings.dataDir }, process);
+    // --no-wait: a month not closed yet is answered at once with when to retry.
+    const noWait = line.options.wait === false ? { maxWaitMs: 0 } : {};
+    return runStatementCommand({ ...settings.statement, dataDir: settings.dataDir, ...noWait }, process);
   }
   if (settings.command === "create-platform") return runCreatePlatform(settings);
   if (settings.command === "rotate-master-key") return runRotateMasterKey(settings);

@@ -1,7 +1,7 @@
 import { paginate } from "../core/pagination.js";
 import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
 import type { ListEventsParams, Page } from "../types/index.js";
-import type { WebhookEvent } from "../webhooks/verify.js";
+import type { WebhookEvent } from "../webhooks/envelope.js";
 
 /**
  * The webhook events this platform's work raised (`GET /events`), each as the envelope `{id, type,

@@ -5,7 +5,7 @@ import type {
   VerifyOwnershipBody,
   WalletSignatureChallenge,
 } from "../types/external-accounts.js";
-import type { WebhookEvent } from "../webhooks/verify.js";
+import type { WebhookEvent } from "../webhooks/envelope.js";
 
 /**
  * Signs the challenge's exact `messageToSign` with the wallet's key and returns the signature in the

@@ -1,4 +1,4 @@
-import type { WebhookEvent } from "./verify.js";
+import type { WebhookEvent } from "./envelope.js";
 
 /** A resource snapshot as events carry it: at least an id and an `updatedAt` date-time. */
 export interface Snapshot {

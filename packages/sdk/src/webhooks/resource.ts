@@ -1,16 +1,9 @@
 import { type ApiResult, path, type RequestOptions, type RequestSender } from "../core/request.js";
 import type { Page } from "../types/index.js";
+import type { WebhookJwks } from "./envelope.js";
 import type { ListDeliveriesQuery, WebhookDelivery, WebhookTestResult } from "./types.js";
-import {
-  signTestWebhook,
-  type VerifyOptions,
-  verifyWebhook,
-  type WebhookEvent,
-  type WebhookJwks,
-  WebhookKeyCache,
-} from "./verify.js";
 
-type HeaderBag = string | null | undefined | Headers | Record<string, string | string[] | undefined>;
+export type HeaderBag = string | null | undefined | Headers | Record<string, string | string[] | undefined>;
 
 /** Reads `X-Service-Signature` from a Fetch `Headers`, a Node headers object or the value itself. */
 export function signatureFrom(headers: HeaderBag): string | undefined {
@@ -22,42 +15,19 @@ export function signatureFrom(headers: HeaderBag): string | undefined {
 }
 
 /**
- * Webhooks: verification with this platform's own JWKS (cached), the delivery log and re-send. Every
- * platform has its own signing keys, so a client verifies only its own platform's deliveries.
+ * Webhooks: this platform's signing keys, the delivery log and re-send. Verifying a delivery needs
+ * node:crypto, so `verify` is on the client of `@paysvc/sdk/node` (node/webhooks.ts), which extends this.
  */
 export class WebhooksResource {
   readonly #sender: RequestSender;
-  /**
-   * The JWKS cache `verify` uses: this client's platform's keys (`GET /webhooks/signing-keys` with its
-   * credentials), fetched on first use and refetched once on an unknown `kid`.
-   */
-  readonly keyCache: WebhookKeyCache;
-  /** `signTestWebhook`: signs a payload with a fresh local key, for a platform's own receiver tests. */
-  readonly signTestPayload = signTestWebhook;
 
   constructor(sender: RequestSender) {
     this.#sender = sender;
-    this.keyCache = new WebhookKeyCache(() => this.signingKeys());
   }
 
   /** `GET /webhooks/signing-keys`: the keys of this client's platform only. */
   async signingKeys(options?: RequestOptions): Promise<ApiResult<WebhookJwks>> {
     return this.#sender.send("GET", "/webhooks/signing-keys", { options });
-  }
-
-  /**
-   * Verifies a delivery with `keys`, or with this client's platform's keys (cached) when none are given;
-   * another platform's delivery fails with `UNKNOWN_KEY`.
-   */
-  async verify<T = unknown>(
-    rawBody: string | Uint8Array,
-    headers: HeaderBag,
-    keys?: WebhookJwks,
-    options?: VerifyOptions,
-  ): Promise<WebhookEvent<T>> {
-    const header = signatureFrom(headers);
-    if (keys) return verifyWebhook<T>(rawBody, header, keys, options);
-    return this.keyCache.verify<T>(rawBody, header, options);
   }
 
   /** `GET /webhooks/deliveries`. */

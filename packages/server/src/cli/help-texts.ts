@@ -70,3 +70,32 @@ export const OPERATOR_NOTES = `
 Operator only (no API token). Works on DATABASE_URL, or on the embedded
 database in --data-dir; when a running server holds that directory, the
 change goes through that server's operator API.`;
+
+export const SEED_NOTES = `
+Through the running server's API, with sandbox skip-paperwork turned on:
+Ada Lovelace (platformCustomerId seed-ada) with a USD account, a virtual card
+and a month of activity (deposits, transfers, card purchases), and Grace
+Hopper (seed-grace) with a USD account. The activity fills the platform's
+next America/Chicago month: the sandbox clock is moved to it, day by day.
+A sandbox that already holds seed-ada is refused (paysvc sandbox reset).
+
+Prints NAME=value lines a shell can take in (eval "$(paysvc seed)"):
+CUSTOMER, USD, CARD (Ada's), CUSTOMER2, USD2 (Grace's), MONTH (YYYY-MM) and
+MONTH_CLOSED_AT (a time after that month's card settlement closes, at the
+default 72 h lag); --json prints the same as one JSON object.`;
+
+export const LOGS_NOTES = `
+Follows the API requests of the token's platform as the server answers them
+(GET /sandbox/request-log): time, method, path, status, latency and request
+id, never a query string, header or body. Sandbox only; it shows the requests
+the server it asks has answered since it started (its last 1000). Ctrl-C stops.
+
+Example:
+  paysvc logs tail --status 4xx,5xx --path /customers`;
+
+export const RESET_NOTES = `
+Removes the embedded database and credentials.json of the data directory, so
+the next start creates a new sandbox platform and API token (the master key
+stays). Refused while a server holds the directory (stop it first), on
+PostgreSQL (DATABASE_URL), in production mode, and when the database holds a
+production platform. Asks for confirmation unless --yes.`;

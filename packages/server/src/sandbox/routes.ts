@@ -9,12 +9,17 @@ import { WebhookTestResult } from "../webhooks/schemas.js";
 import { sandboxCardPinRoutes } from "./card-pin-routes.js";
 import { sandboxCardRoutes } from "./card-routes.js";
 import { sandboxMoneyRoutes } from "./money-routes.js";
+import type { RequestLog } from "./request-log.js";
+import { sandboxRequestLogRoutes } from "./request-log-routes.js";
 
 /**
  * Sandbox simulations (conventions §1.9): registered only in sandbox mode, and `config.sandbox` makes
  * the auth hook answer 403 to production platforms. Other areas add their simulations here.
  */
-export const sandboxRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export const sandboxRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; requestLog?: RequestLog }> = async (
+  app,
+  { deps, requestLog },
+) => {
   const tags = ["Sandbox"];
   const config = { sandbox: true, optionalBody: true };
 
@@ -67,4 +72,5 @@ export const sandboxRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
   await app.register(sandboxCardRoutes, { deps });
   await app.register(sandboxCardPinRoutes, { deps });
   await app.register(sandboxStablecoinRoutes, { deps });
+  if (requestLog) await app.register(sandboxRequestLogRoutes, { log: requestLog });
 };

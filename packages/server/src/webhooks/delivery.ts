@@ -1,6 +1,7 @@
 import type { Executor } from "../core/db/db.js";
 import type { Deps, WebhookTimeouts } from "../core/deps.js";
 import type { Environment } from "../core/http/context.js";
+import { countDeliveryAttempt } from "../core/metrics/metrics.js";
 import { targetPolicy } from "../core/outbound/targets.js";
 import { secretsOf } from "../core/secrets/process-box.js";
 import { logFailedAttempt } from "./failed-attempt-log.js";
@@ -201,6 +202,7 @@ export async function attemptDelivery(
     options.delivered,
   );
   logFailedAttempt(deps.logger, delivery, record);
+  countDeliveryAttempt(deps, record);
   await recordAttempts(deps.db, [record]);
   return { outcome: record.outcome, result, url };
 }

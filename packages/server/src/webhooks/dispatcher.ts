@@ -1,5 +1,6 @@
 import type { Deps } from "../core/deps.js";
 import type { JobQueue, QueueContext, QueueWorker } from "../core/jobs/jobs.js";
+import { countDeliveryAttempt } from "../core/metrics/metrics.js";
 import { type ClaimedDelivery, claimDue } from "./claim.js";
 import { INITIAL_SENDS_PER_PLATFORM, PlatformConcurrency } from "./concurrency.js";
 import { type AttemptRecord, attemptRecord, platformNow, recordAttempts, sendDelivery } from "./delivery.js";
@@ -38,6 +39,7 @@ async function deliver(deps: Deps, delivery: ClaimedDelivery): Promise<AttemptRe
   const result = await sendDelivery(deps, { ...delivery, webhook_endpoint: url });
   const record = attemptRecord(delivery, delivery.lease, { url, result }, platformNow(deps, delivery));
   logFailedAttempt(deps.logger, delivery, record);
+  countDeliveryAttempt(deps, record);
   return record;
 }
 

@@ -69,7 +69,7 @@ describe("paysvc listen and paysvc trigger", () => {
     await receiver.start();
     listen = await spawnPaysvc(["listen", "--data-dir", dataDir, "--forward-to", receiver.url]);
     await listen.waitFor(/paysvc listen: forwarding events to /);
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     for (const run of [listen, server]) {
       if (run && run.child.exitCode === null && run.child.signalCode === null) {
@@ -147,10 +147,25 @@ describe("paysvc listen and paysvc trigger", () => {
   }, 30_000);
 
   test("an event type no simulation produces: exit 1, naming the ones that exist", async () => {
-    const result = await runPaysvc(["trigger", "CARD.STATUS_CHANGE", "--data-dir", dataDir]);
+    const result = await runPaysvc(["trigger", "BULK_UPLOAD.FAILED", "--data-dir", dataDir]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `paysvc trigger: no simulation produces CARD.STATUS_CHANGE; one of: ${Object.keys(TRIGGERS).join(", ")}\n`,
+      `paysvc trigger: no sandbox simulation produces BULK_UPLOAD.FAILED yet; paysvc trigger --help lists the ones it can produce: ${Object.keys(TRIGGERS).join(", ")}\n`,
+    );
+  }, 30_000);
+
+  test("a name that is no event type: exit 1, saying so", async () => {
+    const result = await runPaysvc(["trigger", "CARD.EXPLODED", "--data-dir", dataDir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^paysvc trigger: CARD\.EXPLODED is not an event type; /);
+  }, 30_000);
+
+  test("trigger --help lists every event type a simulation produces, and the others as refused", async () => {
+    const result = await runPaysvc(["trigger", "--help"]);
+    expect(result.code).toBe(0);
+    for (const type of Object.keys(TRIGGERS)) expect(result.stdout).toContain(`\n  ${type}\n      `);
+    expect(result.stdout).toMatch(
+      /No sandbox simulation produces these yet \(refused\):\n {2}\S[\s\S]*BULK_UPLOAD\.FAILED/,
     );
   }, 30_000);
 

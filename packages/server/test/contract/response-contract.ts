@@ -22,6 +22,7 @@ interface OperationObject {
 }
 export interface OpenApiDocument {
   paths: Record<string, Record<string, OperationObject>>;
+  components?: { schemas?: Record<string, Schema> };
 }
 
 export interface ObservedResponse {
@@ -67,8 +68,11 @@ export class ResponseContract {
   private readonly ajv = newAjv();
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly errorValidator: ValidateFunction;
+  /** The document's named schemas: a body's `$ref: "#/components/schemas/X"` resolves against them. */
+  private readonly components: OpenApiDocument["components"];
 
   constructor(doc: OpenApiDocument) {
+    this.components = doc.components;
     for (const [path, item] of Object.entries(doc.paths)) {
       const template = path.replace(/\{([^}]+)\}/g, ":$1");
       for (const [method, op] of Object.entries(item)) {
@@ -115,7 +119,7 @@ export class ResponseContract {
     const key = `${route.operation} ${observed.status} ${type}`;
     let validate = this.validators.get(key);
     if (!validate) {
-      validate = this.ajv.compile(schema);
+      validate = this.ajv.compile({ ...schema, components: this.components });
       this.validators.set(key, validate);
     }
     if (observed.status >= 400) return this.checkErrorBody(`${where}`, observed, validate);

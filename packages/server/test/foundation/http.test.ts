@@ -115,8 +115,10 @@ describe("health and documentation", () => {
   });
 
   test("the OpenAPI 3.1 document is served at /2025-10-13/openapi.json from the validating schemas", async () => {
+    type BodySchema = { properties: Record<string, unknown>; additionalProperties: boolean };
     const res = await server.client.get<{
       openapi: string;
+      components: { schemas: Record<string, BodySchema> };
       paths: Record<
         string,
         Record<
@@ -138,7 +140,10 @@ describe("health and documentation", () => {
       expect.arrayContaining(["/customers", "/customers/{customerId}", "/tokens", "/config"]),
     );
     expect(Object.keys(res.body.paths)).not.toContain("/openapi.json");
-    const create = res.body.paths["/customers"]?.post?.requestBody?.content["application/json"]?.schema;
+    const body = res.body.paths["/customers"]?.post?.requestBody?.content["application/json"]?.schema;
+    // Bodies are named components (issue 22 §4): follow the $ref.
+    const ref = (body as { $ref?: string } | undefined)?.$ref?.replace("#/components/schemas/", "");
+    const create = ref ? res.body.components.schemas[ref] : body;
     expect(create?.additionalProperties).toBe(false);
     expect(Object.keys(create?.properties ?? {})).toEqual(
       expect.arrayContaining(["customerType", "agreementConsents", "email"]),

@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { verifyWebhook, type WebhookJwks } from "@paysvc/sdk";
+import { verifyWebhook, type WebhookJwks } from "@paysvc/sdk/node";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import {
   basicAuth,

@@ -1,4 +1,4 @@
-import { verifyWebhook, type WebhookJwks, WebhookKeyCache, WebhookVerificationError } from "@paysvc/sdk";
+import { verifyWebhook, type WebhookJwks, WebhookKeyCache, WebhookVerificationError } from "@paysvc/sdk/node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { rotateSigningKey, signatureHeader } from "../../src/webhooks/signing-keys.js";
 import { newUsdAccount, startServer, type TestServer } from "../harness.js";

@@ -33,6 +33,16 @@ export interface Db extends Executor {
    * private to one process, has no such method.
    */
   listen?(channel: string, handler: (payload: string) => void, listening: (on: boolean) => void): void;
+  /** The connections in use now, for /metrics (core/metrics): PGlite is one session, PostgreSQL a pool. */
+  poolStats?(): PoolStats;
+}
+
+/** A database's connections at one instant: `inUse + idle` open of at most `size`; `waiting` queued for one. */
+export interface PoolStats {
+  size: number;
+  inUse: number;
+  idle: number;
+  waiting: number;
 }
 
 /** Parses int8 to an exact JavaScript number, refusing values beyond 2^53 rather than rounding them. */

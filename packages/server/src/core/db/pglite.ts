@@ -21,9 +21,15 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Db & { du
     parsers: { [INT8_OID]: parseInt8 },
   });
   let queue: Promise<unknown> = Promise.resolve();
+  // Turns taken and not yet over: one holds the session, the others wait (poolStats, for /metrics).
+  let turns = 0;
+  const turnOver = () => {
+    turns -= 1;
+  };
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    turns += 1;
     const run = queue.then(work, work);
-    queue = run.catch(() => undefined);
+    queue = run.then(turnOver, turnOver);
     return run;
   };
   const rawQuery = async <T extends Row>(text: string, params?: readonly unknown[]): Promise<T[]> => {
@@ -78,6 +84,12 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Db & { du
     ping: async () => {
       await exclusive(() => rawQuery("SELECT 1"));
     },
+    poolStats: () => ({
+      size: 1,
+      inUse: turns > 0 ? 1 : 0,
+      idle: turns > 0 ? 0 : 1,
+      waiting: Math.max(0, turns - 1),
+    }),
     close: async () => {
       if (closed) return;
       closed = true;

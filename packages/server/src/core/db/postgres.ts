@@ -228,6 +228,12 @@ export function openPostgres(
     ping: async () => {
       await pool.query("SELECT 1");
     },
+    poolStats: () => ({
+      size: poolSize,
+      inUse: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     listen: (channel, handler, listening) => {
       const open = async (): Promise<void> => {
         const client = new pg.Client({ connectionString, keepAlive: true });

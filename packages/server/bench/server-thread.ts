@@ -1,0 +1,57 @@
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import pino from "pino";
+import { buildApp } from "../src/app.js";
+import { systemClock } from "../src/core/clock.js";
+import { openPostgres } from "../src/core/db/postgres.js";
+import { DEFAULT_SETTLEMENT_LAG_MS } from "../src/core/deps.js";
+import { signedRetryPerformers } from "../src/signed-retry-performers.js";
+
+/** The API server the figures are sent to, on a thread of its own (docs/benchmarks.md "Method"). */
+export interface BenchServer {
+  origin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts paysvc on its own thread (its own event loop, its own PostgreSQL pool) over `databaseUrl`: the
+ * load generator's fetch calls no longer share the server's one event loop, as a deployment's clients
+ * never do. The bench's own thread seeds through the same database.
+ */
+export function startServerThread(databaseUrl: string): Promise<BenchServer> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { databaseUrl } });
+  return new Promise((resolve, reject) => {
+    worker.once("error", reject);
+    worker.once("message", (message: { origin: string }) => {
+      worker.off("error", reject);
+      resolve({
+        origin: message.origin,
+        close: async () => {
+          worker.postMessage("close");
+          await new Promise((done) => worker.once("exit", done));
+        },
+      });
+    });
+  });
+}
+
+async function serve(databaseUrl: string): Promise<void> {
+  const db = openPostgres(databaseUrl);
+  const deps = {
+    db,
+    clock: systemClock,
+    logger: pino({ level: "silent" }),
+    mode: "sandbox" as const,
+    settlementLagMs: DEFAULT_SETTLEMENT_LAG_MS,
+    signedRetryPerformers,
+  };
+  const app = await buildApp(deps);
+  const origin = await app.listen({ port: 0, host: "127.0.0.1" });
+  parentPort?.on("message", async () => {
+    await app.close();
+    await db.close();
+    process.exit(0);
+  });
+  parentPort?.postMessage({ origin });
+}
+
+if (!isMainThread && workerData?.databaseUrl) await serve(workerData.databaseUrl as string);

@@ -1,0 +1,4 @@
+/** paysvc's mark for the API reference page (top bar and favicon), replacing the framework's logo. */
+export const paysvcLogo = `<svg xmlns="http://www.w3.org/2000/svg" width="180" height="40" viewBox="0 0 180 40"><rect x="2" y="6" width="28" height="28" rx="7" fill="#0f766e"/><path d="M10 27V13h6.5a4.5 4.5 0 0 1 0 9H13" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/><text x="38" y="28" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="22" font-weight="700" fill="#ffffff">paysvc</text><text x="112" y="28" font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="14" fill="#99f6e4">API</text></svg>`;
+
+export const paysvcFavicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#0f766e"/><path d="M11 25V9h7a5 5 0 0 1 0 10h-4" fill="none" stroke="#fff" stroke-width="3.5" stroke-linecap="round" stroke-linejoin="round"/></svg>`;

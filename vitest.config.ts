@@ -1,10 +1,17 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { DATABASE_INDEPENDENT_FILES } from "./packages/server/test/database-independent.js";
 import { SpawningFilesFirst } from "./packages/server/test/sequencer.js";
 
 export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "packages/*/src/**/*.test.ts"],
+    // On PostgreSQL, the files that never touch the run's database are not run a second time.
+    exclude: [
+      "**/node_modules/**",
+      "**/dist/**",
+      ...(process.env.DATABASE_URL ? DATABASE_INDEPENDENT_FILES : []),
+    ],
     globalSetup: ["packages/server/test/global-setup.ts"],
     pool: "forks",
     // One app and one database per worker, shared by the files it runs (packages/server/test/worker-app.ts):

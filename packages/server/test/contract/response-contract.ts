@@ -50,6 +50,13 @@ const ErrorBodySchema: Schema = {
   },
 };
 
+const COMPONENTS_ID = "openapi-components";
+
+/** The body schema with its `#/components/…` refs resolved against the document's components, added once. */
+function toComponentRefs(schema: Schema): Schema {
+  return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${COMPONENTS_ID}#/components/`));
+}
+
 function newAjv(): Ajv {
   const ajv = new Ajv({
     allErrors: true,
@@ -68,11 +75,10 @@ export class ResponseContract {
   private readonly ajv = newAjv();
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly errorValidator: ValidateFunction;
-  /** The document's named schemas: a body's `$ref: "#/components/schemas/X"` resolves against them. */
-  private readonly components: OpenApiDocument["components"];
-
   constructor(doc: OpenApiDocument) {
-    this.components = doc.components;
+    // The named schemas are added once; each body's `#/components/…` refs are pointed at them. Embedding the
+    // whole document's components in every validator made each compile walk all of them.
+    this.ajv.addSchema({ $id: COMPONENTS_ID, components: doc.components ?? {} });
     for (const [path, item] of Object.entries(doc.paths)) {
       const template = path.replace(/\{([^}]+)\}/g, ":$1");
       for (const [method, op] of Object.entries(item)) {
@@ -119,7 +125,7 @@ export class ResponseContract {
     const key = `${route.operation} ${observed.status} ${type}`;
     let validate = this.validators.get(key);
     if (!validate) {
-      validate = this.ajv.compile({ ...schema, components: this.components });
+      validate = this.ajv.compile(toComponentRefs(schema));
       this.validators.set(key, validate);
     }
     if (observed.status >= 400) return this.checkErrorBody(`${where}`, observed, validate);

@@ -25,12 +25,25 @@ beforeAll(async () => {
   await installOffline(project, [sdk, server]);
 }, SETUP_TIMEOUT_MS);
 afterAll(async () => {
-  if (work) await rm(work, { recursive: true, force: true });
+  if (work) await rm(work, { recursive: true, force: true, maxRetries: 10 });
 });
 
 /** Runs `npx <args>` in the installed project; the spawned paysvc never inherits DATABASE_URL. */
 function npx(args: string[]): ChildProcess {
   return spawn(process.execPath, npxArgs(args), { cwd: project, env: childEnv(), detached: true });
+}
+
+/** Waits until no process of the group is left; bounded, since an unreaped zombie would still count. */
+async function processGroupEnded(groupId: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(-groupId, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 function collect(child: ChildProcess): () => string {
@@ -107,11 +120,11 @@ describe("paysvc installed from its npm tarball, without a clone (issue 22 §5)"
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: "ok" });
     } finally {
-      // npx runs paysvc as its child: signal the whole group, then wait for npx to end.
-      if (child.exitCode === null && child.pid) {
-        const exited = once(child, "exit");
-        process.kill(-child.pid, "SIGTERM");
-        await exited;
+      // npx runs paysvc as its child and may exit before it: signal the whole group, then wait until
+      // every process of the group is gone, so none still writes into the data directory.
+      if (child.pid) {
+        if (child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+        await processGroupEnded(child.pid);
       }
     }
   }, 180_000);

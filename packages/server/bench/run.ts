@@ -1,16 +1,12 @@
 import { loadavg } from "node:os";
 import type { FastifyInstance } from "fastify";
-import pino from "pino";
 import { buildApp } from "../src/app.js";
-import { systemClock } from "../src/core/clock.js";
 import type { Db } from "../src/core/db/db.js";
 import { migrate } from "../src/core/db/migrate.js";
 import { openPglite } from "../src/core/db/pglite.js";
 import { openPostgres } from "../src/core/db/postgres.js";
-import { DEFAULT_SETTLEMENT_LAG_MS } from "../src/core/deps.js";
 import { API_VERSION } from "../src/core/http/version.js";
 import { createPlatform } from "../src/platform-config/platforms.js";
-import { signedRetryPerformers } from "../src/signed-retry-performers.js";
 import { withEndUserTerms } from "../test/customers/end-user-terms.js";
 import { cardsBench } from "./cards.js";
 import { commitLoop16, measureCeilings } from "./ceilings.js";
@@ -19,7 +15,7 @@ import { ledgerBench } from "./ledger.js";
 import { type Measurement, measureFor } from "./measure.js";
 import { postingsBench } from "./postings.js";
 import { quotesBench } from "./quotes.js";
-import { startServerThread } from "./server-thread.js";
+import { benchDeps, startServerThread } from "./server-thread.js";
 import { walletAuthBench } from "./wallet-auth.js";
 import { createScratchDatabase, webhooksBench } from "./webhooks.js";
 
@@ -45,14 +41,7 @@ async function main(): Promise<void> {
   // First, on a quiet database: the 1,000,000-change seed later leaves checkpoints and autovacuum behind.
   const ceilings = await measureCeilings(db, benchDb?.url ?? null, CEILING_SECONDS);
 
-  const deps = {
-    db,
-    clock: systemClock,
-    logger: pino({ level: "silent" }),
-    mode: "sandbox" as const,
-    settlementLagMs: DEFAULT_SETTLEMENT_LAG_MS,
-    signedRetryPerformers,
-  };
+  const deps = benchDeps(db);
   // On PostgreSQL the server runs on a thread of its own unless BENCH_SERVER=inprocess (the method before
   // session 10, docs/benchmarks.md): in-process, the load generator's fetch shared the server's event loop.
   const thread =

@@ -2,6 +2,7 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import pino from "pino";
 import { buildApp } from "../src/app.js";
 import { systemClock } from "../src/core/clock.js";
+import type { Db } from "../src/core/db/db.js";
 import { openPostgres } from "../src/core/db/postgres.js";
 import { DEFAULT_SETTLEMENT_LAG_MS } from "../src/core/deps.js";
 import { signedRetryPerformers } from "../src/signed-retry-performers.js";
@@ -18,7 +19,12 @@ export interface BenchServer {
  * never do. The bench's own thread seeds through the same database.
  */
 export function startServerThread(databaseUrl: string): Promise<BenchServer> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { databaseUrl } });
+  // On Node 20 a worker does not inherit the `--import tsx` hooks of the bench's thread: this small
+  // bootstrap registers tsx in the worker and then loads this file there.
+  const bootstrap = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(
+    import.meta.url,
+  )}); });`;
+  const worker = new Worker(bootstrap, { eval: true, workerData: { databaseUrl } });
   return new Promise((resolve, reject) => {
     worker.once("error", reject);
     worker.once("message", (message: { origin: string }) => {
@@ -34,9 +40,9 @@ export function startServerThread(databaseUrl: string): Promise<BenchServer> {
   });
 }
 
-async function serve(databaseUrl: string): Promise<void> {
-  const db = openPostgres(databaseUrl);
-  const deps = {
+/** The service's dependencies as the bench runs them: sandbox mode, the system clock, no log output. */
+export function benchDeps(db: Db) {
+  return {
     db,
     clock: systemClock,
     logger: pino({ level: "silent" }),
@@ -44,7 +50,11 @@ async function serve(databaseUrl: string): Promise<void> {
     settlementLagMs: DEFAULT_SETTLEMENT_LAG_MS,
     signedRetryPerformers,
   };
-  const app = await buildApp(deps);
+}
+
+async function serve(databaseUrl: string): Promise<void> {
+  const db = openPostgres(databaseUrl);
+  const app = await buildApp(benchDeps(db));
   const origin = await app.listen({ port: 0, host: "127.0.0.1" });
   parentPort?.on("message", async () => {
     await app.close();

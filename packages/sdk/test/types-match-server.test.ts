@@ -16,6 +16,7 @@ import type * as transfers from "../../server/src/payments/transfer-schemas.js";
 import type * as platform from "../../server/src/platform/schemas.js";
 import type * as sandboxCards from "../../server/src/sandbox/card-routes.js";
 import type * as statements from "../../server/src/statements/schemas.js";
+import type * as webhooks from "../../server/src/webhooks/schemas.js";
 import type * as sdk from "../src/index.js";
 
 // The SDK writes its wire types out so the published package does not depend on the server or TypeBox;
@@ -246,4 +247,6 @@ test("SDK delegated-key wire types equal the server's TypeBox schemas", () => {
   expectTypeOf<sdk.SignedRetryChallenge>().toMatchTypeOf<
     Static<DelegatedKeySchemas["DelegatedKeySignedRequestChallenge"]>
   >();
+  expectTypeOf<sdk.WebhookJwk>().toEqualTypeOf<Static<typeof webhooks.SigningKey>>();
+  expectTypeOf<sdk.WebhookJwks>().toEqualTypeOf<Static<typeof webhooks.SigningKeys>>();
 });

@@ -1,4 +1,6 @@
 import { PaysvcError } from "@paysvc/sdk";
+// Type only: the wire shape of GET /sandbox/request-log; the CLI loads none of the server's modules.
+import type { RequestLogEntry } from "../sandbox/request-log.js";
 import { type ApiCredentials, type CommandIo, credentialsFor, describeApiFailure, serverFor } from "./api.js";
 import { basicAuth, refusalOf } from "./sandbox-fixtures.js";
 
@@ -17,15 +19,7 @@ export interface LogsTailCommand {
   intervalMs?: number;
 }
 
-interface Entry {
-  seq: number;
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  latencyMs: number;
-  requestId: string;
-}
+type Entry = RequestLogEntry;
 
 /** The filters as one test: `--status 404,4xx`, `--method get,POST`, `--path /customers`. */
 export function entryFilter(

@@ -1,11 +1,20 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 /**
- * The dashboard's built files (packages/dashboard/dist, written by that workspace's `prepare` on
- * `npm install`/`npm ci`). The same relative path holds from src/dashboard/ and from dist/dashboard/.
+ * Where the dashboard's built files are; each path is the same from src/dashboard/ and dist/dashboard/.
+ * In a clone, the dashboard workspace's build (written by its `prepare` on `npm install`/`npm ci`, and by
+ * `npm run build -w @paysvc/dashboard`): it comes first, so a copy left by an earlier `npm pack` is never
+ * served in its place. In an installed package there is no workspace: the copy that the package's
+ * prepack built into dist/dashboard-app/ (scripts/prepack.mjs).
  */
-export const DASHBOARD_DIST = fileURLToPath(new URL("../../../dashboard/dist/", import.meta.url));
+const WORKSPACE_BUILD = fileURLToPath(new URL("../../../dashboard/dist/", import.meta.url));
+const PACKAGED_BUILD = fileURLToPath(new URL("../../dist/dashboard-app/", import.meta.url));
+
+/** The first build that has its page; the workspace's when neither has (the 503 page says how to build it). */
+export const DASHBOARD_DIST =
+  [WORKSPACE_BUILD, PACKAGED_BUILD].find((dir) => existsSync(`${dir}index.html`)) ?? WORKSPACE_BUILD;
 
 const TYPES: Record<string, string> = {
   js: "text/javascript; charset=utf-8",

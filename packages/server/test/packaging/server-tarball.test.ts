@@ -1,26 +1,36 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { childEnv, paysvcBuilt } from "../paysvc-process.js";
+import { childEnv } from "../paysvc-process.js";
+import { stageCheckout } from "./staging.js";
 import { installOffline, npxArgs, pack, repoDir, type Tarball } from "./tarballs.js";
 
-// Packing and installing into an empty project takes about 20 s on an idle 2-core machine, more under load.
-const SETUP_TIMEOUT_MS = 300_000;
+// The packages' own builds (the SDK's prepare, the server's prepack: two tsc runs and Vite), then the
+// install into an empty project: about a minute on an idle 2-core machine, minutes under load.
+const SETUP_TIMEOUT_MS = 420_000;
+
+/** A compiled file whose source no longer exists. */
+const LEFTOVER = "deleted-source.js";
 
 let work: string;
 let project: string;
 let server: Tarball;
-// The compiled bin is what the tarball ships (the same build as its prepack); on a loaded machine the
-// global setup's build takes minutes, so it has its own timeout, as in the other spawning files.
-beforeAll(() => paysvcBuilt(), SETUP_TIMEOUT_MS);
+// The tarballs are what `npm pack` makes with the packages' real lifecycle scripts, run in a copy of the
+// checkout (staging.ts); the global setup's build is neither waited for nor used.
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "paysvc-pack-server-"));
+  const checkout = join(work, "checkout");
   project = join(work, "project");
-  const [sdk, packed] = await Promise.all([pack("packages/sdk", work), pack("packages/server", work)]);
-  server = packed;
+  await stageCheckout(checkout, ["packages/sdk", "packages/server"]);
+  // What an older build left in dist/: the prepack must start from an empty folder.
+  await mkdir(join(checkout, "packages/server/dist"));
+  await writeFile(join(checkout, "packages/server/dist", LEFTOVER), "");
+  // The server compiles against the SDK's declarations, which the SDK's prepare writes.
+  const sdk = await pack("packages/sdk", work, { root: checkout, runScripts: true });
+  server = await pack("packages/server", work, { root: checkout, runScripts: true });
   await mkdir(project);
   await installOffline(project, [sdk, server]);
 }, SETUP_TIMEOUT_MS);
@@ -54,6 +64,11 @@ function collect(child: ChildProcess): () => string {
 }
 
 describe("paysvc installed from its npm tarball, without a clone (issue 22 §5)", () => {
+  test("the tarball is built by the package's prepack from an empty dist/: a file an older build left there does not ship", () => {
+    expect(server.files).toContain("dist/main.js");
+    expect(server.files).not.toContain(`dist/${LEFTOVER}`);
+  });
+
   test("the tarball holds the compiled bin, every migration, the sources its maps name and the LICENSE, and no test", async () => {
     const migrations = (await readdir(join(repoDir, "packages/server/migrations"))).filter((f) =>
       f.endsWith(".sql"),
@@ -98,12 +113,13 @@ describe("paysvc installed from its npm tarball, without a clone (issue 22 §5)"
     expect(stdout).toMatch(/\n {2}start \[options\] /);
   }, 60_000);
 
-  test("npx paysvc start runs the sandbox on the embedded database and answers /healthz", async () => {
-    const dataDir = join(work, "data");
-    const child = npx(["paysvc", "start", "--port", "0", "--data-dir", dataDir]);
-    const output = collect(child);
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
+  describe("npx paysvc start", () => {
+    let child: ChildProcess;
+    let origin: string;
+    beforeAll(async () => {
+      child = npx(["paysvc", "start", "--port", "0", "--data-dir", join(work, "data")]);
+      const output = collect(child);
+      origin = await new Promise<string>((resolve, reject) => {
         const timer = setInterval(() => {
           const match = /paysvc sandbox listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(output());
           if (match?.[1]) {
@@ -116,16 +132,32 @@ describe("paysvc installed from its npm tarball, without a clone (issue 22 §5)"
           reject(new Error(`paysvc exited before listening:\n${output()}`));
         });
       });
-      const health = await fetch(`${url}/healthz`);
-      expect(health.status).toBe(200);
-      expect(await health.json()).toEqual({ status: "ok" });
-    } finally {
+    }, 180_000);
+    afterAll(async () => {
       // npx runs paysvc as its child and may exit before it: signal the whole group, then wait until
       // every process of the group is gone, so none still writes into the data directory.
-      if (child.pid) {
+      if (child?.pid) {
         if (child.exitCode === null) process.kill(-child.pid, "SIGTERM");
         await processGroupEnded(child.pid);
       }
-    }
-  }, 180_000);
+    }, 60_000);
+
+    test("runs the sandbox on the embedded database and answers /healthz", async () => {
+      const health = await fetch(`${origin}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: "ok" });
+    });
+
+    test("serves the dashboard the package carries: its page and the script the page names", async () => {
+      const page = await fetch(`${origin}/dashboard`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const script = /<script\b[^>]*\bsrc="(\/dashboard\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(script, html).toBeDefined();
+      const asset = await fetch(`${origin}${script}`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get("content-type")).toMatch(/^text\/javascript/);
+      expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    });
+  });
 });

@@ -17,7 +17,8 @@ const npmCli = process.env.npm_execpath?.endsWith("npm-cli.js")
 /**
  * Waits for the global setup's background build (test/paysvc-build.ts) to end, whatever its outcome: the
  * SDK's tarball needs only the SDK's dist/, which a type error elsewhere in the server leaves intact (the
- * tests on the packed files fail if it does not). The server's tarball waits with `paysvcBuilt` instead.
+ * tests on the packed files fail if it does not). The server's tarball test waits for nothing: it packs a
+ * copy of the checkout with the packages' own lifecycle scripts (staging.ts).
  */
 export async function buildEnded(): Promise<void> {
   const { buildStatusFile } = inject("paysvcTemplate");
@@ -56,24 +57,28 @@ interface PackageJson {
   engines?: Record<string, string>;
 }
 
+export interface PackOptions {
+  /**
+   * The folder holding the workspace: the checkout (the default), or a copy from staging.ts, in which
+   * the package's lifecycle scripts may run.
+   */
+  root?: string;
+  /** Runs the package's `prepack`/`prepare`, as `npm pack` and `npm publish` do. */
+  runScripts?: boolean;
+}
+
 /**
- * `npm pack` of a workspace into `dest`. Lifecycle scripts are skipped: the global setup compiled both
- * dist/ folders with the same `tsc -p tsconfig.build.json` that the packages' prepack/prepare run, and
- * rebuilding them here would rewrite files other test files are running from.
+ * `npm pack` of a workspace into `dest`. Lifecycle scripts are skipped unless asked for, and should only
+ * be asked for in a copy (staging.ts): in the checkout they would rebuild dist/ folders that other test
+ * files are running from.
  */
-export async function pack(workspace: string, dest: string): Promise<Tarball> {
-  const out = await npm(join(repoDir, workspace), [
-    "pack",
-    "--ignore-scripts",
-    "--json",
-    "--pack-destination",
-    dest,
-  ]);
+export async function pack(workspace: string, dest: string, options: PackOptions = {}): Promise<Tarball> {
+  const { root = repoDir, runScripts = false } = options;
+  const scripts = runScripts ? [] : ["--ignore-scripts"];
+  const out = await npm(join(root, workspace), ["pack", ...scripts, "--json", "--pack-destination", dest]);
   const [result] = JSON.parse(out) as { filename: string; integrity: string; files: { path: string }[] }[];
   if (!result) throw new Error(`npm pack of ${workspace} reported nothing`);
-  const manifest = JSON.parse(
-    await readFile(join(repoDir, workspace, "package.json"), "utf8"),
-  ) as PackageJson;
+  const manifest = JSON.parse(await readFile(join(root, workspace, "package.json"), "utf8")) as PackageJson;
   return {
     workspace,
     file: join(dest, result.filename),

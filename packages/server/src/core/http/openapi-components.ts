@@ -1,32 +1,35 @@
-import { hostedShapeNames } from "./openapi-hosted-names.js";
+import {
+  type BodyNames,
+  bodyCandidates,
+  branchHint,
+  contextOf,
+  isObject,
+  itemHint,
+  knownShapeName,
+  nameable,
+  nestedCandidates,
+  type Occurrence,
+  pascal,
+  realBranches,
+  type Schema,
+} from "./openapi-component-names.js";
+
+export type { BodyNames };
+export { pascal };
 
 /**
  * Named components for the OpenAPI document (issue 22 §4). The route schemas stay anonymous TypeBox
  * objects, so request validation is untouched; only the document is rewritten: each operation's request
  * and success bodies get a name (the hosted document's where it has one), every object or union that
  * occurs more than once gets one too, and each occurrence of an equal subtree becomes a `$ref`. A code
- * generator then emits one named type per shape instead of a copy per use.
+ * generator then emits one named type per shape instead of a copy per use. Two different shapes that want
+ * one name are told apart by where they occur (`PolicyAccountRule`, `BeneficiaryAddress`), never by a number.
  */
-
-type Schema = Record<string, unknown>;
-type Json = unknown;
-
-/** What the naming needs to know about one operation's bodies. */
-export interface BodyNames {
-  /** operationId, the fallback prefix of the names. */
-  id: string;
-  request?: string | undefined;
-  response?: string | undefined;
-}
 
 const COMPONENT_PREFIX = "#/components/schemas/";
 
-function isObject(value: Json): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** Stable text of a JSON value (keys sorted), the identity of a subtree. */
-function canonical(value: Json, memo: Map<object, string>): string {
+function canonical(value: unknown, memo: Map<object, string>): string {
   if (!isObject(value) && !Array.isArray(value)) return JSON.stringify(value) ?? "null";
   const known = memo.get(value);
   if (known !== undefined) return known;
@@ -40,78 +43,25 @@ function canonical(value: Json, memo: Map<object, string>): string {
   return text;
 }
 
-/** An object with properties, or a union of several branches: worth a name of its own. */
-function nameable(schema: Schema): boolean {
-  if (isObject(schema.properties) && Object.keys(schema.properties).length > 0) return true;
-  for (const key of ["anyOf", "oneOf"] as const) {
-    const branches = schema[key];
-    if (Array.isArray(branches) && branches.length > 1 && branches.some(isObject)) return true;
-  }
-  return false;
-}
-
 /** The direct subschemas of a schema, with a hint for naming each (property key, item, branch). */
-function children(schema: Schema, own: string): Array<{ schema: Schema; hint: string }> {
-  const out: Array<{ schema: Schema; hint: string }> = [];
+function children(schema: Schema, own: string): Array<{ schema: Schema; hint: string; key?: string }> {
+  const out: Array<{ schema: Schema; hint: string; key?: string }> = [];
   if (isObject(schema.properties)) {
     for (const [key, value] of Object.entries(schema.properties))
-      if (isObject(value)) out.push({ schema: value, hint: key });
+      if (isObject(value)) out.push({ schema: value, hint: key, key });
   }
   if (isObject(schema.items)) out.push({ schema: schema.items, hint: itemHint(own) });
   if (isObject(schema.additionalProperties))
     out.push({ schema: schema.additionalProperties, hint: `${own}Value` });
+  const sole = realBranches(schema).length === 1;
   for (const key of ["anyOf", "oneOf", "allOf"] as const) {
     const branches = schema[key];
     if (Array.isArray(branches))
       branches.forEach((branch, i) => {
-        if (isObject(branch)) out.push({ schema: branch, hint: branchHint(branch, i) });
+        if (isObject(branch)) out.push({ schema: branch, hint: branchHint(branch, i, own, sole) });
       });
   }
   return out;
-}
-
-/** An array's items are named after the array: `agreementConsents` → AgreementConsent. */
-function itemHint(arrayHint: string): string {
-  const name = pascal(arrayHint);
-  if (name.endsWith("ies")) return `${name.slice(0, -3)}y`;
-  if (name.endsWith("s") && !name.endsWith("ss")) return name.slice(0, -1);
-  return `${name}Item`;
-}
-
-/** A union branch is named after the constant that selects it (`INDIVIDUAL`), else its position. */
-function branchHint(branch: Schema, index: number): string {
-  if (isObject(branch.properties)) {
-    for (const value of Object.values(branch.properties)) {
-      if (!isObject(value)) continue;
-      if (typeof value.const === "string") return value.const;
-      if (Array.isArray(value.enum) && value.enum.length === 1 && typeof value.enum[0] === "string")
-        return value.enum[0];
-    }
-  }
-  return `option${index + 1}`;
-}
-
-export function pascal(text: string): string {
-  return text
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((word) => {
-      const lower = /^[A-Z0-9]+$/.test(word) ? word.toLowerCase() : word;
-      return lower.charAt(0).toUpperCase() + lower.slice(1);
-    })
-    .join("");
-}
-
-/** The hosted name of an object whose property names are exactly those of a hosted schema. */
-function hostedName(schema: Schema): string | undefined {
-  // One property says too little about what the object is (`{code}` is a currency and an OTP answer).
-  if (!isObject(schema.properties) || Object.keys(schema.properties).length < 2) return undefined;
-  return hostedShapeNames[Object.keys(schema.properties).sort().join(",")];
-}
-
-interface Slot {
-  container: Schema | Json[];
-  key: string | number;
 }
 
 class Namer {
@@ -125,35 +75,53 @@ class Namer {
     return canonical(schema, this.memo);
   }
 
-  /** Names the schema (once); a name taken by another shape gets a number. */
-  claim(schema: Schema, wanted: string): string {
+  /** Whether `name` is free for `schema` (unused, or already this shape's). */
+  free(schema: Schema, name: string): boolean {
+    const taken = this.schemas.get(name);
+    return !taken || this.key(taken) === this.key(schema);
+  }
+
+  /**
+   * Names the schema (once) with the first free candidate. Should every candidate be taken, a number
+   * keeps the document valid, and the document test, which forbids such names, says which shape needs a
+   * better candidate.
+   */
+  claim(schema: Schema, candidates: Array<string | undefined>): string {
     const key = this.key(schema);
     const existing = this.names.get(key);
     if (existing) return existing;
-    let name = wanted;
-    for (let n = 2; this.schemas.has(name); n++) name = `${wanted}${n}`;
+    const wanted = candidates.filter((c): c is string => Boolean(c));
+    let name = wanted.find((candidate) => this.free(schema, candidate));
+    for (let n = 2; name === undefined; n++)
+      if (!this.schemas.has(`${wanted[0]}${n}`)) name = `${wanted[0]}${n}`;
     this.names.set(key, name);
     this.schemas.set(name, schema);
     return name;
   }
 }
 
+interface BodySlot {
+  media: Schema;
+  schema: Schema;
+  method: string;
+  path: string;
+  /** "request" or the response status. */
+  role: string;
+}
+
 /** Every schema slot of the document's operations: request bodies and responses by status. */
-function bodySlots(
-  doc: Schema,
-): Array<{ slot: Slot; schema: Schema; method: string; path: string; role: "request" | string }> {
-  const out: Array<{ slot: Slot; schema: Schema; method: string; path: string; role: string }> = [];
+function bodySlots(doc: Schema): BodySlot[] {
+  const out: BodySlot[] = [];
   const paths = isObject(doc.paths) ? doc.paths : {};
   for (const [path, item] of Object.entries(paths)) {
     if (!isObject(item)) continue;
     for (const [method, op] of Object.entries(item)) {
       if (!isObject(op)) continue;
-      const add = (content: Json, role: string) => {
+      const add = (content: unknown, role: string) => {
         if (!isObject(content)) return;
-        for (const media of Object.values(content)) {
+        for (const media of Object.values(content))
           if (isObject(media) && isObject(media.schema))
-            out.push({ slot: { container: media, key: "schema" }, schema: media.schema, method, path, role });
-        }
+            out.push({ media, schema: media.schema, method, path, role });
       };
       if (isObject(op.requestBody)) add(op.requestBody.content, "request");
       if (isObject(op.responses))
@@ -176,56 +144,57 @@ export function nameComponents(
 ): void {
   const namer = new Namer();
   const slots = bodySlots(doc);
-  const nested: Array<{ schema: Schema; hint: string; parent: string }> = [];
-  // Hosted names first, so an equal shape used by several operations carries the hosted name.
-  const ordered = [...slots].sort((a, b) => rank(a) - rank(b));
-  function rank(entry: (typeof slots)[number]): number {
-    const names = bodyNames(entry.method, entry.path);
-    const explicit = entry.role === "request" ? names?.request : names?.response;
-    return explicit && (entry.role === "request" || entry.role.startsWith("2")) ? 0 : 1;
-  }
-  for (const entry of ordered) {
-    const status = Number(entry.role);
-    if (!nameable(entry.schema) && !(status >= 400)) continue;
-    const names = bodyNames(entry.method, entry.path);
-    const base = pascal(names?.id ?? `${entry.method} ${entry.path}`);
-    let wanted: string;
-    if (status >= 400) wanted = `Error${status}`;
-    else if (entry.role === "request") wanted = names?.request ?? `${base}Request`;
-    else
-      wanted =
-        (status < 300 ? names?.response : undefined) ?? `${base}Response${status === 200 ? "" : status}`;
-    namer.claim(entry.schema, wanted);
-  }
-  for (const [name, schema] of Object.entries(extra)) namer.claim(schema, name);
-
-  // Nested shapes: named when they repeat or match a hosted schema.
-  const counts = new Map<string, number>();
-  const visit = (schema: Schema, parent: string, hint: string, top: boolean) => {
-    if (!top && nameable(schema)) {
-      const key = namer.key(schema);
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      nested.push({ schema, hint, parent });
-      if (namer.names.has(key)) return;
-    }
-    // A list's `data` items are named after the list (CustomerListResponse → Customer).
-    const own = top ? `${parent.replace(/(List)?Response$/, "")}s` : hint;
-    for (const child of children(
-      schema,
-      hint === "data" ? `${parent.replace(/(List)?Response$/, "")}s` : own,
-    ))
-      visit(child.schema, parent, child.hint, false);
+  // The table's names first, so an equal shape used by several operations carries the table's name.
+  const explicit = (slot: BodySlot) => {
+    const names = bodyNames(slot.method, slot.path);
+    return slot.role === "request" ? names?.request : slot.role.startsWith("2") ? names?.response : undefined;
   };
-  for (const [name, schema] of namer.schemas) visit(schema, name, name, true);
-  for (const entry of nested) {
-    const key = namer.key(entry.schema);
-    if (namer.names.has(key)) continue;
-    const matched = hostedName(entry.schema);
-    if ((counts.get(key) ?? 0) < 2 && !matched) continue;
-    // A hosted name another shape already holds would only be numbered: the local name says more.
-    const hosted = matched && !namer.schemas.has(matched) ? matched : undefined;
-    const own = pascal(entry.hint);
-    namer.claim(entry.schema, hosted ?? (/^option\d+$/.test(entry.hint) ? `${entry.parent}${own}` : own));
+  const ordered = [...slots].sort((a, b) => Number(!explicit(a)) - Number(!explicit(b)));
+  for (const slot of ordered) {
+    if (!nameable(slot.schema) && !(Number(slot.role) >= 400)) continue;
+    namer.claim(slot.schema, bodyCandidates(slot, bodyNames(slot.method, slot.path)));
+  }
+  for (const [name, schema] of Object.entries(extra)) namer.claim(schema, [name]);
+
+  // Nested shapes, in document order (a parent before its children): named when they repeat or are known.
+  const occurrences: Occurrence[] = [];
+  const counts = new Map<string, Occurrence[]>();
+  const visit = (schema: Schema, hint: string, key: string, parent: Occurrence | null, top: string) => {
+    let here = parent;
+    if (nameable(schema)) {
+      const occurrence: Occurrence = { schema, hint, key, parent, top };
+      const shapeKey = namer.key(schema);
+      counts.set(shapeKey, [...(counts.get(shapeKey) ?? []), occurrence]);
+      occurrences.push(occurrence);
+      if (namer.names.has(shapeKey)) return;
+      here = occurrence;
+    }
+    for (const child of children(schema, hint)) visit(child.schema, child.hint, child.key ?? key, here, top);
+  };
+  for (const [name, schema] of namer.schemas) {
+    // A list's `data` items are named after the list (CustomerListResponse → Customer).
+    const own = `${name.replace(/(List)?Response$/, "")}s`;
+    for (const child of children(schema, own))
+      visit(child.schema, child.key === "data" ? itemHint(own) : child.hint, child.key ?? own, null, name);
+  }
+  for (const occurrence of occurrences) {
+    const shapeKey = namer.key(occurrence.schema);
+    const all = counts.get(shapeKey) ?? [];
+    const known = knownShapeName(occurrence.schema);
+    if (occurrence.name || !(namer.names.has(shapeKey) || all.length > 1 || known)) continue;
+    const name = namer.claim(
+      occurrence.schema,
+      nestedCandidates(occurrence, all, known, (name: string) => namer.free(occurrence.schema, name)),
+    );
+    // Every occurrence carries the name, so the shapes below each one are named in its context.
+    const context =
+      name === known || name.startsWith(pascal(occurrence.hint))
+        ? undefined
+        : contextOf(occurrence.parent, occurrence.top);
+    for (const each of all) {
+      each.name = name;
+      if (context) each.context = context;
+    }
   }
 
   // Rewrite: each named subtree becomes a $ref, except at its own definition.
@@ -251,7 +220,6 @@ export function nameComponents(
   const named: Schema = { ...existing };
   for (const [name, schema] of [...namer.schemas].sort(([a], [b]) => a.localeCompare(b)))
     named[name] = rewrite(schema, name);
-  for (const { slot, schema } of slots)
-    (slot.container as Schema)[slot.key as string] = rewrite(schema, null);
+  for (const slot of slots) slot.media.schema = rewrite(slot.schema, null);
   doc.components = { ...components, schemas: named };
 }

@@ -118,3 +118,13 @@ export const hostedShapeNames: Record<string, string> = {
   "expiresAt,payloadToSign,requestId": "SignedRequestChallenge",
   "acceptanceMethod,acceptedAt,ipAddress,termsVersion": "EndUserTermsConsent",
 };
+
+/**
+ * Our own names for shapes the hosted document leaves inline or does not have, by the same key: the body of
+ * a signed-retry `200` still settling (wallet-auth/schemas.ts `WalletOperationProcessing`) and the session
+ * an auth verify or refresh returns.
+ */
+export const localShapeNames: Record<string, string> = {
+  "message,status": "WalletOperationProcessing",
+  "accountId,createdAt,encryptedSessionSigningKey,expiresAt,id,nickname,type,updatedAt": "AuthSession",
+};

@@ -8,6 +8,7 @@ import { documentHeaders } from "./openapi-headers.js";
 import { paysvcFavicon, paysvcLogo } from "./openapi-logo.js";
 import { addWebhooks, WEBHOOK_SIGNATURE_SCHEME } from "./openapi-webhooks.js";
 import { operationDocs, operationKey } from "./operation-docs.js";
+import { operationExamples } from "./operation-examples.js";
 import { ErrorBody } from "./schemas.js";
 import { API_VERSION } from "./version.js";
 
@@ -103,7 +104,10 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       const doc = structuredClone(source) as Record<string, unknown>;
       nameComponents(doc, (method, path) => operationDocs[operationKey(method, path)]);
       if (options.eventTypes) addWebhooks(doc, options.eventTypes);
-      addRequestExamples(doc, (method, path) => operationDocs[operationKey(method, path)]?.example);
+      addRequestExamples(doc, (method, path) => {
+        const key = operationKey(method, path);
+        return operationDocs[key]?.example ?? operationExamples[key];
+      });
       return doc as typeof source;
     },
   });

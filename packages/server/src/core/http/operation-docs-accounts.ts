@@ -147,7 +147,7 @@ export const accountOperationDocs: OperationDocs = {
     description:
       "Changes the account's settings. An embedded wallet's change is a signed retry with `Service-Wallet-Signature` and `Request-Id`.",
     request: "InternalAccountUpdateRequest",
-    response: "InternalAccount",
+    response: "InternalAccountOrProcessing",
   },
   "POST /internal-accounts/{accountId}/export": {
     id: "exportInternalAccount",
@@ -155,7 +155,7 @@ export const accountOperationDocs: OperationDocs = {
     description:
       "Exports the embedded wallet's seed, encrypted to the client's key. A signed retry: the retry carries `Service-Wallet-Signature` and `Request-Id`.",
     request: "InternalAccountExportRequest",
-    response: "InternalAccountExportResponse",
+    response: "InternalAccountExportOrProcessing",
   },
   "GET /beneficial-owners": {
     id: "listBeneficialOwners",

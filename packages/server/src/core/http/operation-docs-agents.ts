@@ -24,7 +24,7 @@ export const agentOperationDocs: OperationDocs = {
     id: "verifyAuthCredential",
     summary: "Verify a wallet credential",
     note: otp,
-    response: "AuthSession",
+    response: "AuthSessionOrProcessing",
   },
   "DELETE /auth/credentials/{id}": { id: "revokeAuthCredential", summary: "Revoke a wallet credential" },
   "GET /auth/sessions": {
@@ -213,7 +213,8 @@ export const agentOperationDocs: OperationDocs = {
   "GET /agents/me/transactions": {
     id: "agentListTransactions",
     summary: "List the customer's transactions (agent)",
-    description: "Transactions of the agent's customer.",
+    description:
+      "Transactions of the agent's customer, with GET /transactions' account, status, type, reference and date filters.",
     response: "TransactionListResponse",
   },
   "GET /agents/me/transactions/{transactionId}": {

@@ -33,13 +33,13 @@ export const paymentOperationDocs: OperationDocs = {
     id: "cancelTransaction",
     summary: "Cancel a transaction",
     request: "CancelTransactionRequest",
-    response: "TransactionOneOf",
+    response: "Transaction",
   },
   "POST /transactions/{transactionId}/confirm": {
     id: "confirmReceiptDelivery",
     summary: "Confirm receipt delivery",
     request: "ConfirmReceiptDeliveryRequest",
-    response: "TransactionOneOf",
+    response: "Transaction",
   },
   "POST /transactions/{transactionId}/approve": {
     id: "approvePendingPayment",
@@ -146,14 +146,14 @@ export const paymentOperationDocs: OperationDocs = {
     summary: "Transfer out (deprecated)",
     note: transferSuffixes,
     request: "TransferOutRequest",
-    response: "TransactionOneOf",
+    response: "Transaction",
   },
   "POST /transfer-in": {
     id: "createTransferIn",
     summary: "Transfer in (deprecated)",
     note: transferSuffixes,
     request: "TransferInRequest",
-    response: "TransactionOneOf",
+    response: "Transaction",
   },
   "POST /cards": {
     id: "createCard",
@@ -241,7 +241,8 @@ export const paymentOperationDocs: OperationDocs = {
   "POST /stablecoins/{stablecoinId}/mints": {
     id: "createStablecoinMint",
     summary: "Mint a stablecoin",
-    description: "Mints an amount of the stablecoin; the operation settles asynchronously.",
+    description:
+      "Mints an amount of the stablecoin into destination.accountId (an external wallet, or a provider account's treasury); the operation settles asynchronously.",
     request: "StablecoinMintRequest",
     response: "StablecoinOperation",
   },

@@ -26,7 +26,7 @@ export const sandboxOperationDocs: OperationDocs = {
     id: "sandboxSend",
     summary: "Pay a funding quote's instructions",
     request: "SandboxSendRequest",
-    response: "TransactionOneOf",
+    response: "Transaction",
   },
   "POST /sandbox/uma/receive": {
     id: "sandboxReceive",

@@ -52,9 +52,20 @@ export interface AgentExternalAccountListParams extends SortedPageParams {
   currency?: string;
 }
 
+/** `client.transactions.list`'s filters but the customer and card ones: the customer is always the agent's. */
 export interface AgentTransactionListParams extends SortedPageParams {
+  accountIdentifier?: string;
+  /** Payments whose source account is this one; card purchases on it. */
+  senderAccountIdentifier?: string;
+  /** Payments whose destination account is this one; card refunds to it. */
+  receiverAccountIdentifier?: string;
   status?: TransactionStatus;
   type?: "INCOMING" | "OUTGOING" | "CARD";
+  reference?: string;
+  /** A date-time with an offset (that instant), or `YYYY-MM-DD` (from the start of that UTC day); inclusive. */
+  startDate?: string;
+  /** A date-time with an offset (that instant), or `YYYY-MM-DD` (to the end of that UTC day); inclusive. */
+  endDate?: string;
 }
 
 function check(condition: boolean, message: string): void {

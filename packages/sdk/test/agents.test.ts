@@ -334,6 +334,19 @@ describe("AgentClient (the agent app's own calls)", () => {
     expect(transactions).toEqual([transactionId]);
   });
 
+  test("listTransactions sends the hosted filters: by sender its payout, by receiver its deposit; a bad date is BadRequestError", async () => {
+    const { paysvc } = await platform();
+    const { app, accountId, transactionId } = await pendingAgentPayment(paysvc);
+    const sent = await app.listTransactions({ senderAccountIdentifier: accountId, startDate: "2027-03-10" });
+    expect(sent.data.map((t) => t.id)).toEqual([transactionId]);
+    const received = await app.listTransactions({
+      receiverAccountIdentifier: accountId,
+      endDate: "2027-03-10",
+    });
+    expect(received.data.map((t) => t.type)).toEqual(["INCOMING"]);
+    await expect(app.listTransactions({ startDate: "tomorrow" })).rejects.toBeInstanceOf(BadRequestError);
+  });
+
   test("the agent reads and deletes one of its customer's external accounts; another customer's is NotFoundError", async () => {
     const { paysvc } = await platform();
     const { app } = await pendingAgentPayment(paysvc);

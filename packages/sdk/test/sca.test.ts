@@ -317,3 +317,26 @@ describe("quote authorization through the SDK", () => {
     );
   });
 });
+
+describe("two-factor reset through the SDK", () => {
+  test("completeFactorReset with mobile replaces the customer's phoneNumber; a bad mobile is BadRequestError on mobile", async () => {
+    const { paysvc } = await platform();
+    const { customerId } = await scaCustomer(paysvc);
+    const started = await paysvc.sca.startFactorReset(customerId, { factor: "SMS_OTP" });
+    // The person's browser confirms on the sandbox identity page.
+    const page = await fetch(started.verificationLink as string, { method: "POST" });
+    expect(page.status).toBe(200);
+    await expect(
+      paysvc.sca.completeFactorReset(customerId, started.resetId, {
+        mobile: { countryCode: "+44", number: "07700 900123" },
+      }),
+    ).rejects.toMatchObject({ status: 400, details: { errors: [{ field: "mobile" }] } });
+    await paysvc.sca.completeFactorReset(customerId, started.resetId, {
+      mobile: { countryCode: "+44", number: "7700900123" },
+    });
+    expect((await paysvc.customers.get(customerId)).phoneNumber).toBe("+447700900123");
+    expect(await paysvc.sca.getFactorReset(customerId, started.resetId)).toMatchObject({
+      status: "COMPLETED",
+    });
+  });
+});

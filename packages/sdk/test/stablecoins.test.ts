@@ -160,6 +160,27 @@ describe("stablecoins through the SDK", () => {
     expect(burns).toEqual([burn.id]);
   });
 
+  test("a mint to an external wallet answers the wallet as destination.accountId and completes", async () => {
+    const { paysvc, coin, accountId, provider } = await operable();
+    const customer = await paysvc.customers.create({ customerType: "INDIVIDUAL" });
+    const wallet = await paysvc.externalAccounts.create({
+      customerId: customer.id,
+      currency: "USDC",
+      accountInfo: { accountType: "ETHEREUM_WALLET", address: `0x${randomBytes(20).toString("hex")}` },
+    });
+    const mint = await paysvc.stablecoins.mint(coin.id, {
+      amount: "1000000",
+      fundingSource: { type: "GRID_INTERNAL_ACCOUNT", accountId },
+      destination: { accountId: wallet.id },
+    });
+    expect(mint).toMatchObject({
+      stablecoinProviderAccountId: provider.id,
+      destination: { accountId: wallet.id },
+    });
+    await settle(paysvc);
+    expect(await paysvc.stablecoins.getOperation(mint.id)).toMatchObject({ status: "COMPLETED" });
+  });
+
   test("a mint the account cannot cover is BadRequestError INSUFFICIENT_FUNDS", async () => {
     const { paysvc, coin, accountId, provider } = await operable(1_000);
     const refused = paysvc.stablecoins.mint(coin.id, {

@@ -167,6 +167,9 @@ test("SDK stablecoin, agent, SCA, invitation and exchange-rate wire types equal 
   expectTypeOf<sdk.AgentPolicy>().toEqualTypeOf<Static<AgentSchemas["AgentPolicyInput"]>>();
   expectTypeOf<sdk.AgentUsage>().toEqualTypeOf<Static<AgentSchemas["AgentUsage"]>>();
   expectTypeOf<sdk.AgentAction>().toEqualTypeOf<Static<AgentSchemas["AgentAction"]>>();
+  expectTypeOf<sdk.AgentTransactionListParams>().toEqualTypeOf<
+    Static<AgentSchemas["AgentTransactionsQuery"]>
+  >();
   expectTypeOf<sdk.AgentTransferInBody>().toEqualTypeOf<Static<typeof transfers.TransferInBody>>();
   expectTypeOf<sdk.AgentPolicy>().toEqualTypeOf<Static<AgentSchemas["AgentPolicy"]>>();
   expectTypeOf<sdk.CreateAgentBody>().toEqualTypeOf<Static<AgentSchemas["CreateAgentBody"]>>();
@@ -194,6 +197,9 @@ test("SDK stablecoin, agent, SCA, invitation and exchange-rate wire types equal 
   >();
   expectTypeOf<sdk.TwoFactorResetStart>().toEqualTypeOf<Static<ScaSchemas["TwoFactorResetStart"]>>();
   expectTypeOf<sdk.TwoFactorResetStatus>().toEqualTypeOf<Static<ScaSchemas["TwoFactorResetStatus"]>>();
+  expectTypeOf<sdk.TwoFactorResetCompleteRequest>().toEqualTypeOf<
+    Static<ScaSchemas["TwoFactorResetCompleteRequest"]>
+  >();
   expectTypeOf<sdk.ScaLoginStartRequest>().toEqualTypeOf<Static<ScaSchemas["ScaLoginStartRequest"]>>();
   expectTypeOf<sdk.ScaLoginStart>().toEqualTypeOf<Static<ScaSchemas["ScaLoginStart"]>>();
   expectTypeOf<sdk.ScaLoginCompleteRequest>().toEqualTypeOf<Static<ScaSchemas["ScaLoginCompleteRequest"]>>();

@@ -215,7 +215,10 @@ export interface TwoFactorResetStatus {
   completedAt?: string | null;
 }
 
-/** The hosted `TwoFactorResetCompleteRequest` (`mobile` is refused: change `phoneNumber` on the customer). */
+/**
+ * The hosted `TwoFactorResetCompleteRequest`: `mobile` (`countryCode` such as `+44`, then `number`) becomes the
+ * customer's `phoneNumber` as the reset completes; joined, they must be an E.164 number.
+ */
 export interface TwoFactorResetCompleteRequest {
   mobile?: { countryCode: string; number: string };
 }

@@ -84,9 +84,14 @@ export interface MintBody {
   amount: string;
   /** The internal account (backing currency) that pays: `{type: "GRID_INTERNAL_ACCOUNT", accountId}`. */
   fundingSource: StablecoinMintFundingSource;
-  /** The `StablecoinProviderAccount:` link whose treasury receives the minted tokens. */
+  /**
+   * Where the minted tokens go: an `ExternalAccount:` wallet on the stablecoin's network, or a
+   * `StablecoinProviderAccount:` link whose treasury holds them (burns draw from it).
+   */
   destination: { accountId: string };
   description?: string;
+  /** The provider account that mints; needed with a wallet destination when several are ACTIVE. */
+  stablecoinProviderAccountId?: string;
 }
 
 /** The hosted `StablecoinBurnSource`; burns take tokens from the provider treasury (`PROVIDER_INTERNAL_BALANCE`). */

@@ -9,7 +9,6 @@ import { ErrorBody, errorResponses, StringEnum } from "../core/http/schemas.js";
 import { InternalAccount, internalAccountTypes } from "../customers/schemas.js";
 import { invalidAccountBody } from "../external-accounts/external-accounts.js";
 import { CreatePlatformExternalAccountBody, ExternalAccount } from "../external-accounts/schemas.js";
-import { transactionStatuses } from "../payments/schemas.js";
 import { TransferInBody, TransferOutBody } from "../payments/transfer-schemas.js";
 import type { ExecutionGate } from "../quotes/execution-gate.js";
 import { CreateQuoteBody, ExecuteQuoteBody, Quote } from "../quotes/schemas.js";
@@ -23,7 +22,13 @@ import {
   executeAgentQuote,
   getAgentQuote,
 } from "./payments.js";
-import { Agent, AgentAction, AgentQuoteParams, agentActionStatuses } from "./schemas.js";
+import {
+  Agent,
+  AgentAction,
+  AgentQuoteParams,
+  AgentTransactionsQuery,
+  agentActionStatuses,
+} from "./schemas.js";
 import {
   createSelfExternalAccount,
   deleteSelfExternalAccount,
@@ -271,12 +276,7 @@ export const agentSelfRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags,
         security,
-        querystring: Query({
-          status: Type.Optional(StringEnum(transactionStatuses)),
-          type: Type.Optional(StringEnum(["INCOMING", "OUTGOING", "CARD"])),
-          ...PageQuery,
-          ...SortQuery,
-        }),
+        querystring: AgentTransactionsQuery,
         response: { 200: Page(AnyTransaction), ...errorResponses },
       },
     },

@@ -1,8 +1,10 @@
 import { type Static, type TSchema, Type } from "typebox";
+import { PageQuery, Query, SortQuery } from "../core/http/pagination.js";
 import { DateTime, StringEnum } from "../core/http/schemas.js";
 import { MAX_AMOUNT } from "../core/money.js";
 import { Transaction } from "../payments/schemas.js";
 import { Quote } from "../quotes/schemas.js";
+import { TransactionFilterQuery } from "../transactions/filter-query.js";
 
 /** The hosted API's AgentPermission: what an agent's policy lets it do (docs/decisions.md, Agents). */
 export const agentPermissions = [
@@ -179,6 +181,10 @@ export type RedeemedDeviceCode = Static<typeof RedeemedDeviceCode>;
 export const AgentParams = Type.Object({ agentId: Type.String() });
 export const DeviceCodeParams = Type.Object({ code: Type.String() });
 export const AgentQuoteParams = Type.Object({ quoteId: Type.String() });
+
+/** `GET /agents/me/transactions`: `GET /transactions`' filters, the customer fixed to the agent's. */
+export const AgentTransactionsQuery = Query({ ...TransactionFilterQuery, ...PageQuery, ...SortQuery });
+export type AgentTransactionsQuery = Static<typeof AgentTransactionsQuery>;
 
 export const agentActionStatuses = ["PENDING_APPROVAL", "APPROVED", "REJECTED", "FAILED"] as const;
 export const agentActionTypes = ["EXECUTE_QUOTE", "TRANSFER_OUT", "TRANSFER_IN"] as const;

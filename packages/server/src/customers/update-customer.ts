@@ -185,3 +185,25 @@ export async function performContactChange(
     await setOtpContact(tx, credential.id, String(body[contactOf[credential.type]]), now);
   return { status: 200, body: updated };
 }
+
+/**
+ * The customer's phone changed by an operation that has already proven the person (a completed SCA
+ * two-factor reset's `mobile`), in that operation's transaction and as a plain PATCH changes it. While
+ * SMS_OTP credentials of the customer's embedded wallets are tied to the phone, only a signed PATCH may
+ * change it (§5.2): `409 CONFLICT`.
+ */
+export async function changePhoneNumber(
+  tx: Tx,
+  customer: CustomerRow,
+  phoneNumber: string,
+  now: Date,
+): Promise<void> {
+  const input: CustomerInput = { phoneNumber };
+  if (changedTypes(customer, input).length === 0) return;
+  const tied = await lockOtpCredentials(tx, await embeddedWallets(tx, customer.id), ["SMS_OTP"]);
+  if (tied.length > 0)
+    throw new ApiError("CONFLICT", {
+      reason: `Customer ${customer.id}'s phoneNumber is tied to embedded wallet SMS_OTP credentials: change it with a signed PATCH /customers/{customerId}.`,
+    });
+  await applyCustomerUpdate(tx, customer, input, now);
+}

@@ -114,7 +114,7 @@ export const resetRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       schema: {
         ...sca,
         description:
-          "Completes a reset whose identity check passed: removes the factor and ends the SCA sessions.",
+          "Completes a reset whose identity check passed: removes the factor and ends the SCA sessions; mobile becomes the customer's phoneNumber in the same step.",
         params: ResetParams,
         body: Type.Optional(TwoFactorResetCompleteRequest),
         response: { 204: Type.Null(), ...errors },

@@ -2,13 +2,20 @@ import { createHash, randomBytes } from "node:crypto";
 import { type Deps, nowFor } from "../core/deps.js";
 import { ApiError, invalidField } from "../core/errors/api-error.js";
 import type { Caller } from "../core/http/context.js";
+import { formats } from "../core/http/formats.js";
 import { newId, parseId } from "../core/ids.js";
 import type { CustomerRow } from "../customers/store.js";
+import { changePhoneNumber } from "../customers/update-customer.js";
 import { requireUnlocked } from "./challenges.js";
 import { findLivePasskey, markPasskeyDeleted } from "./passkey-store.js";
 import { findScaCustomerOrThrow, readScaCustomerOrThrow } from "./regions.js";
 import * as resets from "./reset-store.js";
-import type { ScaFactor, TwoFactorResetStart, TwoFactorResetStatus } from "./schemas.js";
+import type {
+  ScaFactor,
+  TwoFactorResetCompleteRequest,
+  TwoFactorResetStart,
+  TwoFactorResetStatus,
+} from "./schemas.js";
 import { usableFactor } from "./sessions.js";
 import * as store from "./store.js";
 import { deleteTotp, findTotp } from "./totp-store.js";
@@ -94,9 +101,24 @@ export async function getReset(
 }
 
 /**
+ * The hosted `mobile` as the customer's `phoneNumber`: `countryCode` (`+1` or `1`) then `number`, which
+ * together must pass the check `PATCH /customers/{id}` applies to `phoneNumber` (E.164), else `400` on `mobile`.
+ */
+function phoneNumberOf(mobile: TwoFactorResetCompleteRequest["mobile"]): string | undefined {
+  if (mobile === undefined) return undefined;
+  const phoneNumber = `+${mobile.countryCode.replace(/^\+/, "")}${mobile.number}`;
+  if (!formats["e.164"]?.(phoneNumber))
+    throw invalidField("mobile", "countryCode followed by number must be an E.164 phone number", {
+      format: "e.164",
+    });
+  return phoneNumber;
+}
+
+/**
  * `POST /sca/factors/reset/{resetId}/complete?customerId=` (`completeTwoFactorReset`): once the identity
  * check passed, removes the factor (the passkey, the TOTP factor; SMS_OTP keeps the contact on file) and
  * ends the customer's SCA sessions and lock; the customer then enrolls again (`enrollmentStatus`).
+ * `mobile` replaces the customer's phoneNumber in the same transaction (a new SMS_OTP destination).
  * Not passed yet, rejected, expired or done → `409 CONFLICT`.
  */
 export async function completeReset(
@@ -104,8 +126,9 @@ export async function completeReset(
   caller: Caller,
   customerId: string,
   rawId: string,
-  body: { mobile?: unknown } | undefined,
+  body: TwoFactorResetCompleteRequest | undefined,
 ): Promise<void> {
+  const phoneNumber = phoneNumberOf(body?.mobile);
   await deps.db.transaction(async (tx) => {
     const customer = await findScaCustomerOrThrow(tx, caller, customerId);
     const id = parseId("Request", rawId);
@@ -120,8 +143,6 @@ export async function completeReset(
       throw new ApiError("CONFLICT", {
         reason: `Two-factor reset ${row.id} is ${effectiveStatus(row, now)}; only LIVENESS_PASSED can complete.`,
       });
-    if (body?.mobile !== undefined)
-      throw invalidField("mobile", "change the customer's phoneNumber with PATCH /customers/{customerId}");
     if (row.factor === "PASSKEY") {
       const passkey = await findLivePasskey(tx, customer.id);
       if (passkey) await markPasskeyDeleted(tx, passkey.id, now);
@@ -130,6 +151,7 @@ export async function completeReset(
     await store.revokeSessions(tx, customer.id, now);
     const state = await store.lockScaCustomer(tx, caller.platformId, customer.id, now);
     await store.updateScaCustomer(tx, { ...state, failed_attempts: 0, locked_until: null, updated_at: now });
+    if (phoneNumber !== undefined) await changePhoneNumber(tx, customer, phoneNumber, now);
     await resets.setResetStatus(tx, row.id, { status: "COMPLETED", now, completedAt: now });
   });
 }

@@ -27,9 +27,11 @@ async function applyOutcome(
     providerAccountId: operation.provider_account_id,
     stablecoinId: operation.stablecoin_id,
   };
-  // A completed mint puts the tokens in the treasury; a failed mint gives the debited money back.
+  // A completed mint puts the tokens in the treasury, unless they went to a wallet outside the service;
+  // a failed mint gives the debited money back.
   // A completed burn pays the redeemed money out; a failed burn returns the reserved tokens.
   const creditsAccount = operation.type === "MINT" ? failed : !failed;
+  if (!creditsAccount && operation.destination_account_id !== null) return;
   if (creditsAccount) {
     await postBalanceChanges(tx, {
       platformId: operation.platform_id,

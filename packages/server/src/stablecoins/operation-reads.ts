@@ -47,7 +47,9 @@ export function toOperation(row: store.OperationRow, context: OperationContext):
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
-  wire.destination = { accountId: row.type === "BURN" ? row.account_id : row.provider_account_id };
+  wire.destination = {
+    accountId: row.type === "BURN" ? row.account_id : (row.destination_account_id ?? row.provider_account_id),
+  };
   if (row.description !== null) wire.description = row.description;
   if (row.failure_reason) wire.failureReason = row.failure_reason as "PROVIDER_REJECTED";
   return wire;

@@ -15,6 +15,8 @@ export interface OperationRow {
   account_id: string;
   provider_account_id: string;
   transaction_id: string;
+  /** A mint's external wallet (`ExternalAccount:`) that receives the tokens; null: the provider's treasury. */
+  destination_account_id: string | null;
   failure_reason: string | null;
   /** The request's `description` (hosted StablecoinMintRequest/StablecoinBurnRequest), echoed back. */
   description: string | null;
@@ -55,8 +57,9 @@ export async function addToHolding(
 export async function insertOperation(tx: Tx, row: OperationRow): Promise<void> {
   await tx.query(
     `INSERT INTO stablecoin_operations (id, platform_id, stablecoin_id, type, status, amount, currency, account_id,
-       provider_account_id, transaction_id, failure_reason, completed_at, created_at, updated_at, description)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+       provider_account_id, transaction_id, failure_reason, completed_at, created_at, updated_at, description,
+       destination_account_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
     [
       row.id,
       row.platform_id,
@@ -73,6 +76,7 @@ export async function insertOperation(tx: Tx, row: OperationRow): Promise<void> 
       row.created_at,
       row.updated_at,
       row.description,
+      row.destination_account_id,
     ],
   );
 }

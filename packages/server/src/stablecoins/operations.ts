@@ -16,6 +16,7 @@ import {
   internalBurnDestination,
   internalFundingAccount,
 } from "./gates.js";
+import { mintDestination } from "./mint-destination.js";
 import { type OperationContext, toOperation } from "./operation-reads.js";
 import * as store from "./operation-store.js";
 import { selectProviderAccount } from "./provider-accounts.js";
@@ -53,6 +54,7 @@ function newOperation(
     account_id: parts.accountId,
     provider_account_id: parts.providerAccountId,
     transaction_id: parts.transactionId,
+    destination_account_id: null,
     failure_reason: null,
     description: parts.description ?? null,
     completed_at: null,
@@ -98,7 +100,7 @@ function fiatTransaction(
 /**
  * `POST /stablecoins/{id}/mints`: debits the source account now (through the ledger, so an uncovered
  * amount is `400 INSUFFICIENT_FUNDS` and nothing is written) and leaves the mint PROCESSING until the
- * provider settles it; the minted tokens go to the provider account's treasury.
+ * provider settles it; the minted tokens go to the destination wallet or the provider account's treasury.
  */
 export async function mint(
   deps: Deps,
@@ -111,7 +113,7 @@ export async function mint(
   return deps.db.transaction(async (tx) => {
     const coin = await findStablecoinOrThrow(tx, caller, rawStablecoinId);
     const amount = checkOperable(coin, "MINT", input.amount);
-    const provider = await selectProviderAccount(tx, caller, input.destination.accountId, coin.network);
+    const { provider, walletId } = await mintDestination(tx, caller, input, coin);
     const accountId = internalFundingAccount(input.fundingSource);
     const account = await fiatAccount(tx, caller, "fundingSource.accountId", accountId, coin);
     const operationId = newId("StablecoinOperation");
@@ -138,9 +140,14 @@ export async function mint(
       description: input.description,
       now,
     };
+    const operation = newOperation(caller, coin, "MINT", {
+      ...parts,
+      id: operationId,
+      transactionId: transaction.id,
+    });
     return accept(
       tx,
-      newOperation(caller, coin, "MINT", { ...parts, id: operationId, transactionId: transaction.id }),
+      { ...operation, destination_account_id: walletId ?? null },
       { tokenDecimals: coin.decimals, provider: provider.provider, environment: caller.environment },
     );
   });

@@ -136,16 +136,24 @@ export const MintFundingSource = DiscriminatedUnion("type", [
 ]);
 export type MintFundingSource = Static<typeof MintFundingSource>;
 
-/** The hosted `StablecoinMintRequest`. */
+/** The hosted `StablecoinMintRequest`, plus the spec's `stablecoinProviderAccountId` (whose provider mints). */
 export const MintBody = object({
   amount: Amount,
   fundingSource: MintFundingSource,
   destination: object({
     accountId: Type.String({
-      description: "The `StablecoinProviderAccount:` link whose treasury receives the minted tokens.",
+      description:
+        "Where the minted tokens go: an `ExternalAccount:` wallet on the stablecoin's network (the platform's or a " +
+        "customer's), or a `StablecoinProviderAccount:` link whose treasury holds them (burns draw from it).",
     }),
   }),
   description: Description,
+  stablecoinProviderAccountId: Type.Optional(
+    Type.String({
+      description:
+        "The provider account that mints; required when the platform has several ACTIVE ones and the destination is a wallet.",
+    }),
+  ),
 });
 export type MintBody = Static<typeof MintBody>;
 
@@ -207,7 +215,7 @@ export type StablecoinOperationSource = Static<typeof StablecoinOperationSource>
 export const StablecoinOperationDestination = Type.Object({
   accountId: Type.String({
     description:
-      "MINT: the provider account link whose treasury received the tokens; BURN: the internal account credited.",
+      "MINT: the external wallet, or the provider account link whose treasury, received the tokens; BURN: the internal account credited.",
   }),
 });
 export type StablecoinOperationDestination = Static<typeof StablecoinOperationDestination>;

@@ -105,6 +105,8 @@ export const stablecoinOperations = pgTable(
       .notNull()
       .references(() => stablecoinProviderAccounts.id),
     transactionId: text("transaction_id").notNull(),
+    /** A mint's external wallet that receives the tokens; null: the provider account's treasury. */
+    destinationAccountId: text("destination_account_id"),
     failureReason: text("failure_reason"),
     description: text("description"),
     completedAt: timestamp("completed_at", { withTimezone: true, precision: 3 }),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { newId } from "../../src/core/ids.js";
 import { startServer, type TestClient, type TestServer } from "../harness.js";
 import { advanceBy, type ErrorBody, IP, login, platformClient, scaCustomer } from "./helpers.js";
 
@@ -135,5 +136,76 @@ describe("two-factor reset (startTwoFactorReset, getTwoFactorResetStatus, comple
       const res = await client.get<ErrorBody>(`/sca/factors/reset/${id}${q(other.customerId)}`);
       expect([res.status, res.body.code]).toEqual([404, "REQUEST_NOT_FOUND"]);
     }
+  });
+});
+
+describe("completeTwoFactorReset's mobile (the hosted TwoFactorResetCompleteRequest)", () => {
+  /** A customer whose reset of SMS_OTP passed the identity check, ready to complete. */
+  async function passedReset() {
+    const client = await platformClient(server);
+    const { customerId } = await scaCustomer(client, { funds: 0 });
+    const started = await startReset(client, customerId);
+    expect((await verify(started.body.verificationLink)).status).toBe(200);
+    const complete = (body: unknown) =>
+      client.post<ErrorBody>(`/sca/factors/reset/${started.body.resetId}/complete${q(customerId)}`, body);
+    const phoneNumber = async () =>
+      (await client.get<{ phoneNumber?: string }>(`/customers/${customerId}`)).body.phoneNumber;
+    const resetStatus = async () => (await status(client, customerId, started.body.resetId)).body.status;
+    return { client, customerId, complete, phoneNumber, resetStatus };
+  }
+
+  test("mobile becomes the customer's phoneNumber (the SMS_OTP destination) as the reset completes; an SMS_OTP login follows", async () => {
+    const reset = await passedReset();
+    const done = await reset.complete({ mobile: { countryCode: "+44", number: "7700900123" } });
+    expect(done.status, done.text).toBe(204);
+    expect(await reset.phoneNumber()).toBe("+447700900123");
+    expect(await reset.resetStatus()).toBe("COMPLETED");
+    const loggedIn = await login(reset.client, reset.customerId);
+    expect(loggedIn.status).toBe("SUCCESS");
+  });
+
+  test("a mobile that is not an E.164 number once joined -> 400 INVALID_INPUT on mobile; the reset stays LIVENESS_PASSED", async () => {
+    const reset = await passedReset();
+    for (const mobile of [
+      { countryCode: "+44", number: "07700 900123" },
+      { countryCode: "+0", number: "7700900123" },
+      { countryCode: "+44", number: "7700900123456789" },
+    ]) {
+      const res = await reset.complete({ mobile });
+      expect([res.status, res.body.code], JSON.stringify(mobile)).toEqual([400, "INVALID_INPUT"]);
+      expect(res.body.details?.errors.map((e) => e.field)).toEqual(["mobile"]);
+    }
+    const missing = await reset.complete({ mobile: { countryCode: "+44" } });
+    expect(missing.body.details?.errors.map((e) => e.field)).toEqual(["mobile.number"]);
+    expect(await reset.phoneNumber()).toBe("+4915112345678");
+    expect(await reset.resetStatus()).toBe("LIVENESS_PASSED");
+  });
+
+  test("a mobile while embedded wallet SMS_OTP credentials are tied to the phone -> 409 CONFLICT, and the reset does not complete", async () => {
+    const reset = await passedReset();
+    const [wallet] = await server.db.query<{ id: string; platform_id: string; created_at: Date }>(
+      "SELECT id, platform_id, created_at FROM internal_accounts WHERE customer_id = $1 AND type = 'EMBEDDED_WALLET'",
+      [reset.customerId],
+    );
+    expect(wallet).toBeDefined();
+    await server.db.query(
+      `INSERT INTO auth_methods (id, platform_id, account_id, type, nickname, created_at, updated_at)
+       VALUES ($1, $2, $3, 'SMS_OTP', '+4915112345678', $4, $4)`,
+      [newId("AuthMethod"), wallet?.platform_id, wallet?.id, wallet?.created_at],
+    );
+    const res = await reset.complete({ mobile: { countryCode: "+44", number: "7700900123" } });
+    expect([res.status, res.body.code]).toEqual([409, "CONFLICT"]);
+    expect(await reset.phoneNumber()).toBe("+4915112345678");
+    expect(await reset.resetStatus()).toBe("LIVENESS_PASSED");
+    // The same mobile as on file changes nothing, so nothing tied stands in the way.
+    const same = await reset.complete({ mobile: { countryCode: "49", number: "15112345678" } });
+    expect(same.status, same.text).toBe(204);
+  });
+
+  test("a production platform's reset is still 409 CONFLICT at start, mobile or not", async () => {
+    const production = server.client.as(await server.newPlatform("PRODUCTION"));
+    const { customerId } = await scaCustomer(production, { funds: 0 });
+    const res = await startReset(production, customerId);
+    expect([res.status, res.body.code]).toEqual([409, "CONFLICT"]);
   });
 });

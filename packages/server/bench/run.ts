@@ -3,8 +3,8 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../src/app.js";
 import type { Db } from "../src/core/db/db.js";
 import { migrate } from "../src/core/db/migrate.js";
+import { openDatabase } from "../src/core/db/open.js";
 import { openPglite } from "../src/core/db/pglite.js";
-import { openPostgres } from "../src/core/db/postgres.js";
 import { API_VERSION } from "../src/core/http/version.js";
 import { createPlatform } from "../src/platform-config/platforms.js";
 import { withEndUserTerms } from "../test/customers/end-user-terms.js";
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const largeCount = Number(process.env.BENCH_LARGE_ACCOUNT_CHANGES ?? 1_000_000);
   // PostgreSQL: a throwaway database next to the one named, so the bench never touches real data.
   const benchDb = url ? await createScratchDatabase(url, "paysvc_bench") : null;
-  const db: Db = benchDb ? openPostgres(benchDb.url) : await openPglite();
+  const db: Db = benchDb ? await openDatabase({ kind: "postgres", url: benchDb.url }) : await openPglite();
   await migrate(db);
   const [version] = benchDb ? await db.query<{ server_version: string }>("SHOW server_version") : [];
   console.log(`paysvc bench on ${url ? "PostgreSQL" : "PGlite (in memory)"}, Node ${process.version}`);

@@ -3,7 +3,7 @@ import pino from "pino";
 import { buildApp } from "../src/app.js";
 import { systemClock } from "../src/core/clock.js";
 import type { Db } from "../src/core/db/db.js";
-import { openPostgres } from "../src/core/db/postgres.js";
+import { openDatabase } from "../src/core/db/open.js";
 import { DEFAULT_SETTLEMENT_LAG_MS } from "../src/core/deps.js";
 import { signedRetryPerformers } from "../src/signed-retry-performers.js";
 
@@ -53,7 +53,8 @@ export function benchDeps(db: Db) {
 }
 
 async function serve(databaseUrl: string): Promise<void> {
-  const db = openPostgres(databaseUrl);
+  // As `paysvc start` opens it: pool size, timeouts and group commit from the environment (PAYSVC_DB_*, …).
+  const db = await openDatabase({ kind: "postgres", url: databaseUrl });
   const app = await buildApp(benchDeps(db));
   const origin = await app.listen({ port: 0, host: "127.0.0.1" });
   parentPort?.on("message", async () => {

@@ -119,17 +119,20 @@ export async function fundAccount(
   rawAccountId: string,
   amount: number,
 ): Promise<InternalAccount> {
-  return deps.db.transaction(async (tx) => {
-    const account = await receivingAccount(tx, caller, rawAccountId);
-    const deposit = {
-      amount,
-      description: "Sandbox funding",
-      paymentRail: null,
-      source: { sourceType: "REALTIME_FUNDING", currency: account.currency },
-    };
-    const result = await recordDeposit(tx, caller, account, deposit, nowFor(deps, caller));
-    return toInternalAccount(result.account);
-  });
+  return deps.db.transaction(
+    async (tx) => {
+      const account = await receivingAccount(tx, caller, rawAccountId);
+      const deposit = {
+        amount,
+        description: "Sandbox funding",
+        paymentRail: null,
+        source: { sourceType: "REALTIME_FUNDING", currency: account.currency },
+      };
+      const result = await recordDeposit(tx, caller, account, deposit, nowFor(deps, caller));
+      return toInternalAccount(result.account);
+    },
+    { grouped: true },
+  );
 }
 
 /** Sandbox ACH deposit: an incoming ACH credit that settles at once and can later be returned. */
@@ -139,20 +142,23 @@ export async function achDeposit(
   rawAccountId: string,
   amount: number,
 ): Promise<Transaction> {
-  return deps.db.transaction(async (tx) => {
-    const account = await receivingAccount(tx, caller, rawAccountId);
-    if (account.currency !== "USD") {
-      throw new ApiError("INVALID_CURRENCY", {
-        reason: `ACH deposits are USD only; account ${account.id} holds ${account.currency}.`,
-      });
-    }
-    const deposit = {
-      amount,
-      description: "ACH deposit",
-      paymentRail: "ACH",
-      source: { sourceType: "ACH", currency: "USD" },
-    };
-    const result = await recordDeposit(tx, caller, account, deposit, nowFor(deps, caller));
-    return toTransaction(result.transaction);
-  });
+  return deps.db.transaction(
+    async (tx) => {
+      const account = await receivingAccount(tx, caller, rawAccountId);
+      if (account.currency !== "USD") {
+        throw new ApiError("INVALID_CURRENCY", {
+          reason: `ACH deposits are USD only; account ${account.id} holds ${account.currency}.`,
+        });
+      }
+      const deposit = {
+        amount,
+        description: "ACH deposit",
+        paymentRail: "ACH",
+        source: { sourceType: "ACH", currency: "USD" },
+      };
+      const result = await recordDeposit(tx, caller, account, deposit, nowFor(deps, caller));
+      return toTransaction(result.transaction);
+    },
+    { grouped: true },
+  );
 }

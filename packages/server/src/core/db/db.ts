@@ -17,6 +17,11 @@ export interface TransactionOptions {
   isolation?: Isolation;
   /** Attempts on serialization failure or deadlock (SQLSTATE 40001 / 40P01) before giving up. */
   maxAttempts?: number;
+  /**
+   * May share its commit with other grouped transactions of this process (core/db/group-commit.ts): for
+   * short postings that many requests make at once. Answered only once its commit is durable.
+   */
+  grouped?: boolean;
 }
 
 /** The one database API the rest of the code sees; nothing outside core/db imports a driver. */

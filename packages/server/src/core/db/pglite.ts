@@ -1,5 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { type Db, INT8_OID, parseInt8, type Row, type TransactionOptions, type Tx } from "./db.js";
+import { DEFAULT_GROUP_COMMIT, groupCommitting } from "./group-commit.js";
 import { beginStatement, withRetry } from "./retry.js";
 import { assertOutsideTransaction, inTransactionScope, transactionPreamble } from "./scope.js";
 
@@ -8,6 +9,8 @@ export interface PgliteOptions {
   dataDir?: string;
   /** A data directory tarball (from dumpDataDir) to start from, e.g. a migrated template. */
   loadDataDir?: Blob;
+  /** The most grouped transactions one commit carries (core/db/group-commit.ts); one session, so one lane. */
+  groupCommitMax?: number;
 }
 
 /**
@@ -38,7 +41,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Db & { du
   };
   let closed = false;
 
-  return {
+  const db: Db & { dump(): Promise<Blob> } = {
     kind: "pglite",
     query: (text, params) => {
       assertOutsideTransaction("db.query");
@@ -97,4 +100,8 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Db & { du
     },
     dump: () => exclusive(() => pg.dumpDataDir("none")),
   };
+  return groupCommitting(db, {
+    maxBatch: options.groupCommitMax ?? DEFAULT_GROUP_COMMIT.maxBatch,
+    lanes: 1,
+  });
 }

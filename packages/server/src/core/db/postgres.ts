@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import pg from "pg";
 import { type Db, INT8_OID, parseInt8, type Row, type TransactionOptions, type Tx } from "./db.js";
+import { DEFAULT_GROUP_COMMIT, type GroupCommitSettings, groupCommitting } from "./group-commit.js";
 import { beginStatement, withRetry } from "./retry.js";
 import { assertOutsideTransaction, inTransactionScope, transactionPreamble } from "./scope.js";
 
@@ -138,6 +139,7 @@ export function openPostgres(
   connectionString: string,
   poolSize = DEFAULT_POOL_SIZE,
   timeouts: PostgresTimeouts = DEFAULT_POSTGRES_TIMEOUTS,
+  groupCommit: GroupCommitSettings = DEFAULT_GROUP_COMMIT,
 ): Db {
   const pool = new pg.Pool({
     connectionString,
@@ -159,7 +161,7 @@ export function openPostgres(
   let closed = false;
   const listeners = new Set<pg.Client>();
 
-  return {
+  const db: Db = {
     kind: "postgres",
     query: async <T extends Row>(text: string, params?: readonly unknown[]) => {
       assertOutsideTransaction("db.query");
@@ -270,4 +272,5 @@ export function openPostgres(
       await pool.end();
     },
   };
+  return groupCommitting(db, groupCommit);
 }

@@ -77,10 +77,13 @@ describe("sandbox payout outcomes by accountNumber suffix (conventions §3.6)", 
 
   test("003 -> stays PROCESSING about 6 minutes, then COMPLETED", async () => {
     const { client, id } = await payoutTo("003");
-    await advance(client, new Date(Date.parse(AT) + 5 * 60_000));
+    // From the payout's own creation: the platform clock runs on from AT while the payer is set up, by more
+    // than a second on a loaded machine.
+    const created = Date.parse((await transactionOf(client, id)).createdAt as string);
+    await advance(client, new Date(created + 5 * 60_000));
     await server.jobs.runDue();
     expect((await transactionOf(client, id)).status).toBe("PROCESSING");
-    await advance(client, new Date(Date.parse(AT) + 6 * 60_000 + 1_000));
+    await advance(client, new Date(created + 6 * 60_000 + 1_000));
     await server.jobs.runDue();
     expect((await transactionOf(client, id)).status).toBe("COMPLETED");
     expect(await changesOf(server, id)).toEqual(debit);

@@ -17,6 +17,13 @@ async function freshDir(): Promise<string> {
   return join(parent, "data");
 }
 
+/** A data directory with its database already migrated, for tests about a directory's lock, not its creation. */
+async function migratedDir(): Promise<string> {
+  const dir = await migratedDataDir("paysvc-held");
+  dirs.push(dir);
+  return dir;
+}
+
 describe("the embedded database's files are private (0700 directories, 0600 files)", () => {
   test("a new data directory is created 0700 and every file under it, the write-ahead log included, is 0600", async () => {
     const dataDir = await freshDir();
@@ -47,7 +54,7 @@ describe("the embedded database's files are private (0700 directories, 0600 file
 
 describe("one process per embedded database directory", () => {
   test("a second start on the same directory refuses, naming the holder's pid; the first keeps serving", async () => {
-    const dataDir = await freshDir();
+    const dataDir = await migratedDir();
     const first = await startOn(dataDir);
     try {
       const second = await runPaysvc(["start", "--port", "0", "--data-dir", dataDir], {
@@ -64,7 +71,7 @@ describe("one process per embedded database directory", () => {
   }, 120_000);
 
   test("migrate on a directory a server holds refuses too", async () => {
-    const dataDir = await freshDir();
+    const dataDir = await migratedDir();
     const first = await startOn(dataDir);
     try {
       const migrate = await runPaysvc(["migrate", "--data-dir", dataDir], { env: { LOG_LEVEL: "silent" } });
@@ -76,7 +83,7 @@ describe("one process per embedded database directory", () => {
   }, 120_000);
 
   test("a holder killed without unlocking does not block the next start", async () => {
-    const dataDir = await freshDir();
+    const dataDir = await migratedDir();
     const first = await startOn(dataDir);
     first.run.child.kill("SIGKILL");
     await stop(first.run);

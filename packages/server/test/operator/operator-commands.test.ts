@@ -1,10 +1,9 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { lockDataDir } from "../../src/core/db/data-dir.js";
 import { openPglite } from "../../src/core/db/pglite.js";
-import { runPaysvc } from "../paysvc-process.js";
+import { migratedDataDir, runPaysvc } from "../paysvc-process.js";
 import { startOn, stop } from "./process-helpers.js";
 
 // Issue 16 item 5: operator commands work while the server runs, through its operator API (the server
@@ -13,10 +12,11 @@ import { startOn, stop } from "./process-helpers.js";
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
+/** A data directory whose embedded database is already migrated: a copy, not an initdb and every migration. */
 async function freshDir(): Promise<string> {
-  const parent = await mkdtemp(join(tmpdir(), "paysvc-operator-"));
-  dirs.push(parent);
-  return join(parent, "data");
+  const dir = await migratedDataDir("paysvc-operator");
+  dirs.push(dir);
+  return dir;
 }
 
 const paysvc = (args: string[]) => runPaysvc(args, { env: { LOG_LEVEL: "silent" } });

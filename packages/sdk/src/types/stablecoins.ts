@@ -100,7 +100,10 @@ export type StablecoinBurnSource =
   | { type: "GRID_INTERNAL_ACCOUNT"; accountId: string }
   | { type: "PROVIDER_INTERNAL_BALANCE" };
 
-/** The hosted `StablecoinBurnDestination`, plus `GRID_INTERNAL_ACCOUNT` (the only one the sandbox provider pays). */
+/**
+ * The hosted `StablecoinBurnDestination` (the redeemed money is paid out to the bank account over `rail`), plus
+ * `GRID_INTERNAL_ACCOUNT` (the redeemed money stays in that internal account).
+ */
 export type StablecoinBurnDestination =
   | {
       type: "EXTERNAL_ACCOUNT";
@@ -129,9 +132,13 @@ export interface StablecoinOperationSource {
   accountId?: string;
 }
 
-/** MINT: the provider link whose treasury received the tokens; BURN: the internal account credited. */
+/**
+ * MINT: the external wallet, or the provider link whose treasury, received the tokens; BURN: the internal
+ * account credited, or the external account paid out to (with its `rail`).
+ */
 export interface StablecoinOperationDestination {
   accountId: string;
+  rail?: "WIRE" | "ACH_CREDIT" | "SAME_DAY_ACH_CREDIT" | "RTP_CREDIT";
 }
 
 /**

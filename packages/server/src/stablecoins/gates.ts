@@ -4,7 +4,7 @@ import type { Caller } from "../core/http/context.js";
 import { currency, MAX_AMOUNT } from "../core/money.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
-import type { BurnDestination, BurnSource, MintFundingSource, StablecoinOperationType } from "./schemas.js";
+import type { BurnSource, MintFundingSource, StablecoinOperationType } from "./schemas.js";
 import type { StablecoinRow } from "./store.js";
 
 /**
@@ -96,14 +96,6 @@ export function internalFundingAccount(source: MintFundingSource): string {
       enum: ["GRID_INTERNAL_ACCOUNT"],
     },
   );
-}
-
-/** The internal account a burn's redeemed money is credited to; no external account is linked with the provider. */
-export function internalBurnDestination(destination: BurnDestination): string {
-  if (destination.type === "GRID_INTERNAL_ACCOUNT") return destination.accountId;
-  throw new ApiError("STABLECOIN_EXTERNAL_ACCOUNT_NOT_LINKED", {
-    reason: `External account ${destination.externalAccountId} is not linked with the stablecoin provider; redeem to a GRID_INTERNAL_ACCOUNT.`,
-  });
 }
 
 /** Burns take tokens from the provider account's treasury (PROVIDER_INTERNAL_BALANCE) only. */

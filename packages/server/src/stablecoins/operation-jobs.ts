@@ -4,6 +4,7 @@ import { postBalanceChanges } from "../ledger/ledger.js";
 import { transitionPayment } from "../payments/lifecycle.js";
 import { lockTransaction } from "../payments/store.js";
 import { jobNow } from "../platform/clock.js";
+import { burnPayoutJobHandlers, schedulePayout } from "./burn-payout.js";
 import * as store from "./operation-store.js";
 import { SETTLE_OPERATION_JOB } from "./operations.js";
 
@@ -31,7 +32,7 @@ async function applyOutcome(
   // a failed mint gives the debited money back.
   // A completed burn pays the redeemed money out; a failed burn returns the reserved tokens.
   const creditsAccount = operation.type === "MINT" ? failed : !failed;
-  if (!creditsAccount && operation.destination_account_id !== null) return;
+  if (!creditsAccount && operation.type === "MINT" && operation.destination_account_id !== null) return;
   if (creditsAccount) {
     await postBalanceChanges(tx, {
       platformId: operation.platform_id,
@@ -44,6 +45,8 @@ async function applyOutcome(
         },
       ],
     });
+    // A burn to an external account: the credited money is paid out next (burn-payout.ts).
+    if (operation.destination_rail !== null) await schedulePayout(tx, operation, now);
   } else {
     await store.addToHolding(tx, holding, operation.amount, now);
   }
@@ -81,5 +84,5 @@ const settleOperation: JobHandler = async (context) => {
 
 /** Job kinds of the stablecoins area, registered in src/jobs.ts. */
 export function stablecoinJobHandlers(): Record<string, JobHandler> {
-  return { [SETTLE_OPERATION_JOB]: settleOperation };
+  return { [SETTLE_OPERATION_JOB]: settleOperation, ...burnPayoutJobHandlers() };
 }

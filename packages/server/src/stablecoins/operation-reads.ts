@@ -4,6 +4,7 @@ import type { Caller, Environment } from "../core/http/context.js";
 import type { PageRequest, PageResult } from "../core/http/pagination.js";
 import { parseId } from "../core/ids.js";
 import { currency } from "../core/money.js";
+import { hostedBurnRail } from "./burn-payout.js";
 import * as store from "./operation-store.js";
 import type { StablecoinOperation } from "./schemas.js";
 import { findStablecoinOrThrow } from "./stablecoins.js";
@@ -47,9 +48,12 @@ export function toOperation(row: store.OperationRow, context: OperationContext):
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
-  wire.destination = {
-    accountId: row.type === "BURN" ? row.account_id : (row.destination_account_id ?? row.provider_account_id),
-  };
+  wire.destination =
+    row.type === "MINT"
+      ? { accountId: row.destination_account_id ?? row.provider_account_id }
+      : row.destination_rail !== null
+        ? { accountId: row.destination_account_id as string, rail: hostedBurnRail(row.destination_rail) }
+        : { accountId: row.account_id };
   if (row.description !== null) wire.description = row.description;
   if (row.failure_reason) wire.failureReason = row.failure_reason as "PROVIDER_REJECTED";
   return wire;

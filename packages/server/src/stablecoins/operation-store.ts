@@ -15,8 +15,13 @@ export interface OperationRow {
   account_id: string;
   provider_account_id: string;
   transaction_id: string;
-  /** A mint's external wallet (`ExternalAccount:`) that receives the tokens; null: the provider's treasury. */
+  /**
+   * A mint's external wallet (`ExternalAccount:`) that receives the tokens, or a burn's external bank account
+   * the redeemed money is paid out to; null: the provider's treasury (mint), the internal account (burn).
+   */
   destination_account_id: string | null;
+  /** A burn's payout rail (our PaymentRail, mapped from the hosted one); null otherwise. */
+  destination_rail: string | null;
   failure_reason: string | null;
   /** The request's `description` (hosted StablecoinMintRequest/StablecoinBurnRequest), echoed back. */
   description: string | null;
@@ -58,8 +63,8 @@ export async function insertOperation(tx: Tx, row: OperationRow): Promise<void> 
   await tx.query(
     `INSERT INTO stablecoin_operations (id, platform_id, stablecoin_id, type, status, amount, currency, account_id,
        provider_account_id, transaction_id, failure_reason, completed_at, created_at, updated_at, description,
-       destination_account_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+       destination_account_id, destination_rail)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
     [
       row.id,
       row.platform_id,
@@ -77,6 +82,7 @@ export async function insertOperation(tx: Tx, row: OperationRow): Promise<void> 
       row.updated_at,
       row.description,
       row.destination_account_id,
+      row.destination_rail,
     ],
   );
 }

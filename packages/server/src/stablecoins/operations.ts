@@ -8,12 +8,12 @@ import type { InternalAccountRow } from "../customers/accounts-store.js";
 import { postBalanceChanges } from "../ledger/ledger.js";
 import { insertPayment } from "../payments/lifecycle.js";
 import type { TransactionRow } from "../payments/store.js";
+import { externalBurnTarget } from "./burn-payout.js";
 import {
   checkAmountShape,
   checkBurnSource,
   checkOperable,
   fiatAccount,
-  internalBurnDestination,
   internalFundingAccount,
 } from "./gates.js";
 import { mintDestination } from "./mint-destination.js";
@@ -55,6 +55,7 @@ function newOperation(
     provider_account_id: parts.providerAccountId,
     transaction_id: parts.transactionId,
     destination_account_id: null,
+    destination_rail: null,
     failure_reason: null,
     description: parts.description ?? null,
     completed_at: null,
@@ -156,7 +157,8 @@ export async function mint(
 /**
  * `POST /stablecoins/{id}/burns`: takes the tokens from the provider account's treasury holding now
  * (none ever held → `STABLECOIN_BURN_SOURCE_NOT_SUPPORTED`, too few → `INSUFFICIENT_FUNDS`); the
- * redeemed money is credited to the destination account when the burn completes.
+ * redeemed money is credited to the destination account when the burn completes (an external account's
+ * owner's account, then paid out: burn-payout.ts).
  */
 export async function burn(
   deps: Deps,
@@ -170,8 +172,17 @@ export async function burn(
     const coin = await findStablecoinOrThrow(tx, caller, rawStablecoinId);
     const amount = checkOperable(coin, "BURN", input.amount);
     const provider = await selectProviderAccount(tx, caller, input.stablecoinProviderAccountId, coin.network);
-    const accountId = internalBurnDestination(input.destination);
-    const account = await fiatAccount(tx, caller, "destination.accountId", accountId, coin);
+    const { destination } = input;
+    // An external account's money is credited to its owner's account first, then paid out (burn-payout.ts).
+    const target =
+      destination.type === "EXTERNAL_ACCOUNT"
+        ? await externalBurnTarget(tx, caller, destination, coin)
+        : {
+            account: await fiatAccount(tx, caller, "destination.accountId", destination.accountId, coin),
+            externalId: null,
+            rail: null,
+          };
+    const { account } = target;
     checkBurnSource(input.source);
     const held = await store.lockHolding(tx, provider.id, coin.id);
     if (held === undefined) {
@@ -205,9 +216,18 @@ export async function burn(
       description: input.description,
       now,
     };
+    const operation = newOperation(caller, coin, "BURN", {
+      ...parts,
+      id: operationId,
+      transactionId: transaction.id,
+    });
     return accept(
       tx,
-      newOperation(caller, coin, "BURN", { ...parts, id: operationId, transactionId: transaction.id }),
+      {
+        ...operation,
+        destination_account_id: target.externalId,
+        destination_rail: target.rail,
+      },
       { tokenDecimals: coin.decimals, provider: provider.provider, environment: caller.environment },
     );
   });

@@ -168,8 +168,8 @@ export type BurnSource = Static<typeof BurnSource>;
 export const burnRails = ["WIRE", "ACH_CREDIT", "SAME_DAY_ACH_CREDIT", "RTP_CREDIT"] as const;
 
 /**
- * The hosted `StablecoinBurnDestination` (`EXTERNAL_ACCOUNT`), plus `GRID_INTERNAL_ACCOUNT`: the redeemed
- * money is credited to an internal account (external accounts are never linked with the sandbox provider).
+ * The hosted `StablecoinBurnDestination` (`EXTERNAL_ACCOUNT`: the redeemed money is paid out to the bank
+ * account over `rail`), plus `GRID_INTERNAL_ACCOUNT`: the redeemed money is credited to an internal account.
  */
 export const BurnDestination = DiscriminatedUnion("type", [
   object({
@@ -215,8 +215,11 @@ export type StablecoinOperationSource = Static<typeof StablecoinOperationSource>
 export const StablecoinOperationDestination = Type.Object({
   accountId: Type.String({
     description:
-      "MINT: the external wallet, or the provider account link whose treasury, received the tokens; BURN: the internal account credited.",
+      "MINT: the external wallet, or the provider account link whose treasury, received the tokens; BURN: the internal account credited, or the external account paid out to.",
   }),
+  rail: Type.Optional(
+    StringEnum(burnRails, { description: "BURN to an external account: the rail the payout takes." }),
+  ),
 });
 export type StablecoinOperationDestination = Static<typeof StablecoinOperationDestination>;
 

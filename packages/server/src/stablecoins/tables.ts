@@ -105,8 +105,10 @@ export const stablecoinOperations = pgTable(
       .notNull()
       .references(() => stablecoinProviderAccounts.id),
     transactionId: text("transaction_id").notNull(),
-    /** A mint's external wallet that receives the tokens; null: the provider account's treasury. */
+    /** A mint's external wallet, or a burn's external bank account paid out; null: neither. */
     destinationAccountId: text("destination_account_id"),
+    /** A burn's payout rail to its external account (our PaymentRail); null: no payout. */
+    destinationRail: text("destination_rail"),
     failureReason: text("failure_reason"),
     description: text("description"),
     completedAt: timestamp("completed_at", { withTimezone: true, precision: 3 }),

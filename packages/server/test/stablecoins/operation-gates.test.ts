@@ -312,23 +312,6 @@ describe("fiat accounts and funds", () => {
     expect(res.body).toMatchObject({ code: "STABLECOIN_BURN_SOURCE_NOT_SUPPORTED" });
   });
 
-  test("a burn to an EXTERNAL_ACCOUNT destination -> 400 STABLECOIN_EXTERNAL_ACCOUNT_NOT_LINKED", async () => {
-    const { client, coin, provider } = await operable(server);
-    const destination = {
-      type: "EXTERNAL_ACCOUNT",
-      externalAccountId: "ExternalAccount:0190d2a1-7c4e-7b3a-9f00-1234567890ab",
-      rail: "WIRE",
-    };
-    const res = await client.post(`/stablecoins/${coin.id}/burns`, {
-      amount: units(1_000),
-      source: { type: "PROVIDER_INTERNAL_BALANCE" },
-      destination,
-      stablecoinProviderAccountId: provider.id,
-    });
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: "STABLECOIN_EXTERNAL_ACCOUNT_NOT_LINKED" });
-  });
-
   test.each([
     ["WIRE", { type: "WIRE" }],
     ["ACH_DEBIT", { type: "ACH_DEBIT", externalAccountId: "ExternalAccount:x" }],

@@ -1,6 +1,7 @@
 import { AsyncResource } from "node:async_hooks";
 import type { Db, Tx } from "./db.js";
-import { assertOutsideTransaction, inTransactionScope, together, transactionPreamble } from "./scope.js";
+import { type Stepped, underSavepoint } from "./savepoint.js";
+import { assertOutsideTransaction, transactionPreamble } from "./scope.js";
 import { isRetryable } from "./sqlstate.js";
 
 /** How transactions marked `grouped` share commits (issue 20: group commit, as TigerBeetle batches). */
@@ -18,13 +19,6 @@ export interface GroupCommitStats {
   largestBatch: number;
 }
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-/** A member's outcome, and its RELEASE still on its way (the batch awaits it before COMMIT). */
-interface Stepped {
-  outcome: Outcome;
-  released: Promise<unknown>;
-}
-
 interface Waiting {
   /** Runs the transaction's own work in the caller's async context, under its savepoint. */
   step: (tx: Tx, savepoint: string) => Promise<Stepped>;
@@ -35,44 +29,6 @@ interface Waiting {
 
 /** Attempts of one grouped transaction that failed on a deadlock or serialization failure of its own. */
 const MAX_ATTEMPTS = 5;
-
-/**
- * Runs `work` under a savepoint of the open transaction `tx`, with a transaction scope of its own: what it
- * defers to commit (outbox events, statements sent with COMMIT) runs before the savepoint is released, so a
- * failing member of a group leaves nothing behind and its batch-mates commit. SAVEPOINT and RELEASE are not
- * awaited before the next statement: on PostgreSQL they go out with the member's first and the next
- * member's statements (a failed one aborts the transaction, and every later statement and COMMIT with it).
- */
-async function underSavepoint(
-  tx: Tx,
-  savepoint: string,
-  work: (step: Tx) => Promise<unknown>,
-): Promise<Stepped> {
-  const begun = tx.query(`SAVEPOINT ${savepoint}`);
-  begun.catch(() => undefined);
-  const step: Tx = { inTransaction: true, query: (text, params) => tx.query(text, params) };
-  try {
-    const value = await inTransactionScope(
-      () => work(step),
-      async (withCommit) => {
-        // Sent together, as a driver sends them with COMMIT; all answered before RELEASE.
-        await together(
-          ...withCommit.map((statement) => statement.tx.query(statement.text, statement.params)),
-        );
-      },
-    );
-    await begun;
-    const released = tx.query(`RELEASE SAVEPOINT ${savepoint}`);
-    released.catch(() => undefined);
-    return { outcome: { ok: true, value }, released };
-  } catch (error) {
-    // A savepoint that could not be set or rolled back to means the transaction itself is broken: that
-    // fails the whole batch (thrown), unlike the member's own error (answered).
-    await begun;
-    await tx.query(`ROLLBACK TO SAVEPOINT ${savepoint}`);
-    return { outcome: { ok: false, error }, released: Promise.resolve() };
-  }
-}
 
 /**
  * A Db whose transactions marked `{ grouped: true }` may share one commit with others of this process:
@@ -95,7 +51,7 @@ export function groupCommitting<D extends Db>(
     stats.batches += 1;
     stats.transactions += batch.length;
     stats.largestBatch = Math.max(stats.largestBatch, batch.length);
-    let outcomes: Outcome[];
+    let outcomes: Stepped["outcome"][];
     try {
       outcomes = await base.transaction(async (tx) => {
         const stepped: Stepped[] = [];
@@ -108,7 +64,7 @@ export function groupCommitting<D extends Db>(
       return;
     }
     for (const [index, member] of batch.entries()) {
-      const outcome = outcomes[index] as Outcome;
+      const outcome = outcomes[index] as Stepped["outcome"];
       if (outcome.ok) member.resolve(outcome.value);
       else if (isRetryable(outcome.error) && member.attempts < MAX_ATTEMPTS) {
         member.attempts += 1;

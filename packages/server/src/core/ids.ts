@@ -38,6 +38,22 @@ const magicSuffix = /00\d$/;
 let lastMs = 0;
 let sequence = 0;
 
+// Random bytes drawn from the CSPRNG a few kilobytes at a time, as crypto.randomUUID caches them: one call
+// into the CSPRNG per 256 ids instead of one or two per id (issue 20).
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+function freshBytes(length: number): Buffer {
+  if (poolOffset + length > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolOffset = 0;
+  }
+  // Each byte is handed out once (ids are public, so nothing is kept secret by clearing the pool).
+  const bytes = pool.subarray(poolOffset, poolOffset + length);
+  poolOffset += length;
+  return bytes;
+}
+
 /**
  * A UUIDv7 (RFC 9562): 48-bit millisecond time, version, a 12-bit sequence (rand_a) that keeps ids made
  * by this process in creation order within one millisecond (RFC 9562 §6.2 method 1), variant, random bits.
@@ -45,13 +61,13 @@ let sequence = 0;
 export function uuidv7(nowMs: number = Date.now()): string {
   if (nowMs > lastMs) {
     lastMs = nowMs;
-    sequence = randomBytes(2).readUInt16BE(0) & 0x7ff;
+    sequence = freshBytes(2).readUInt16BE(0) & 0x7ff;
   } else if (++sequence > 0xfff) {
     lastMs += 1;
     sequence = 0;
   }
   for (;;) {
-    const bytes = randomBytes(16);
+    const bytes = freshBytes(16);
     bytes.writeUIntBE(lastMs, 0, 6);
     bytes[6] = 0x70 | (sequence >> 8);
     bytes[7] = sequence & 0xff;

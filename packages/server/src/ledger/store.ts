@@ -1,4 +1,5 @@
 import type { Executor, Tx } from "../core/db/db.js";
+import { claimRowsInBatch } from "../core/db/group-commit.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 
 /** A change to write: its running balance and count come from the changes before it. */
@@ -20,8 +21,12 @@ export interface BalanceChangeRow extends NewBalanceChange {
   count_after: number;
 }
 
+/** The claim a grouped posting makes on an account before locking it (core/db/group-commit.ts). */
+const accountClaim = (id: string) => `internal_accounts:${id}`;
+
 /** Locks the accounts in id order (the fixed order that keeps concurrent postings free of deadlocks). */
 export async function lockAccounts(tx: Tx, platformId: string, ids: string[]): Promise<InternalAccountRow[]> {
+  claimRowsInBatch(ids.map(accountClaim));
   return tx.query<InternalAccountRow>(
     "SELECT * FROM internal_accounts WHERE platform_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE",
     [platformId, ids],
@@ -34,6 +39,7 @@ export async function lockAccountUnlessRuleBased(
   platformId: string,
   id: string,
 ): Promise<InternalAccountRow | undefined> {
+  claimRowsInBatch([accountClaim(id)]);
   const [row] = await tx.query<InternalAccountRow>(
     "SELECT * FROM internal_accounts WHERE platform_id = $1 AND id = $2 AND role <> 'RULE_BASED' FOR UPDATE",
     [platformId, id],

@@ -160,18 +160,25 @@ export function eventsStatement(
     throw new Error("enqueueEvents takes events of one platform at one instant");
   const ids = events.map(() => newId("Webhook"));
   const timestamp = first.now.toISOString();
-  const bodies = events.map((e, i) => JSON.stringify({ id: ids[i], type: e.type, timestamp, data: e.data }));
-  const deliveryIds = events.map(() => `WebhookDelivery:${randomUUID()}`);
+  // One JSON parameter rather than text arrays: the driver escapes each array element in JavaScript, while
+  // JSON.stringify is native (issue 20); json_to_recordset gives each body back as the exact text written.
+  const rows = events.map((e, i) => ({
+    id: ids[i],
+    type: e.type,
+    body: JSON.stringify({ id: ids[i], type: e.type, timestamp, data: e.data }),
+    delivery_id: `WebhookDelivery:${randomUUID()}`,
+  }));
   return {
     text: `WITH endpoint AS (SELECT webhook_endpoint FROM platforms WHERE id = $1 AND webhook_endpoint IS NOT NULL),
+     input AS (SELECT * FROM json_to_recordset($3::json) AS e(id text, type text, body text, delivery_id text)),
      new_events AS (
        INSERT INTO webhook_events (id, platform_id, type, body, created_at)
-       SELECT e.id, $1, e.type, e.body, $2 FROM unnest($3::text[], $4::text[], $5::text[]) AS e(id, type, body))
+       SELECT e.id, $1, e.type, e.body, $2 FROM input e)
      INSERT INTO webhook_deliveries (id, event_id, platform_id, state, attempts, next_attempt_at, created_at, updated_at)
-     SELECT d.id, d.event_id, $1, CASE WHEN EXISTS (SELECT 1 FROM endpoint) THEN 'PENDING' ELSE 'UNDELIVERABLE' END,
+     SELECT d.delivery_id, d.id, $1, CASE WHEN EXISTS (SELECT 1 FROM endpoint) THEN 'PENDING' ELSE 'UNDELIVERABLE' END,
             0, CASE WHEN EXISTS (SELECT 1 FROM endpoint) THEN $2::timestamptz END, $2, $2
-     FROM unnest($6::text[], $3::text[]) AS d(id, event_id)`,
-    params: [first.platformId, first.now, ids, events.map((e) => e.type), bodies, deliveryIds],
+     FROM input d`,
+    params: [first.platformId, first.now, JSON.stringify(rows)],
     ids,
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Db, Tx } from "../../src/core/db/db.js";
-import { groupCommitting } from "../../src/core/db/group-commit.js";
+import { claimRowsInBatch, groupCommitting } from "../../src/core/db/group-commit.js";
 import { deferUntilCommit, withTransactionPreamble } from "../../src/core/db/scope.js";
 import { sqlstate } from "../../src/core/db/sqlstate.js";
 import { startServer, type TestServer } from "../harness.js";
@@ -86,6 +86,64 @@ describe("group commit (issue 20)", () => {
     expect(await keysWritten("commit-fails-")).toEqual([]);
   });
 
+  test("a batch's members run side by side in one transaction, no member waiting for another to finish", async () => {
+    const alone = groupCommitting(db, { maxBatch: 8, lanes: 1 });
+    const steps: string[] = [];
+    const txids = await Promise.all(
+      Array.from({ length: 3 }, (_, i) =>
+        alone.transaction(async (tx) => {
+          steps.push(`start ${i}`);
+          const txid = await write(tx, `alongside-${i}`);
+          steps.push(`end ${i}`);
+          return txid;
+        }, grouped),
+      ),
+    );
+    expect(new Set(txids).size).toBe(1);
+    expect(steps.slice(0, 3).sort()).toEqual(["start 0", "start 1", "start 2"]);
+    expect(alone.groupCommitStats()).toMatchObject({ batches: 1, transactions: 3, rerunOneByOne: 0 });
+    expect(await keysWritten("alongside-")).toEqual(["alongside-0", "alongside-1", "alongside-2"]);
+  });
+
+  test("two members claiming one row make their batch run again one member after another, and both commit", async () => {
+    const alone = groupCommitting(db, { maxBatch: 8, lanes: 1 });
+    const steps: string[] = [];
+    const member = (name: string, row: string) =>
+      alone.transaction(async (tx) => {
+        steps.push(`start ${name}`);
+        claimRowsInBatch([row]);
+        const txid = await write(tx, `claimed-${name}-${steps.length}`);
+        steps.push(`end ${name}`);
+        return txid;
+      }, grouped);
+    const txids = await Promise.all([member("a", "row:1"), member("b", "row:2"), member("c", "row:1")]);
+    expect(new Set(txids).size).toBe(1);
+    expect(alone.groupCommitStats()).toMatchObject({ batches: 1, transactions: 3, rerunOneByOne: 1 });
+    // The side-by-side run stopped at c's claim; the rerun ran each member to its end before the next began.
+    expect(steps.slice(-6)).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
+    expect(await keysWritten("claimed-")).toHaveLength(3);
+  });
+
+  test("a failing member's batch-mates that ran beside it are run again and commit once", async () => {
+    const alone = groupCommitting(db, { maxBatch: 8, lanes: 1 });
+    const runs = { ok: 0, failing: 0 };
+    const outcomes = await Promise.allSettled([
+      alone.transaction(async (tx) => {
+        runs.ok += 1;
+        return write(tx, `rerun-ok-${runs.ok}`);
+      }, grouped),
+      alone.transaction(async (tx) => {
+        runs.failing += 1;
+        await write(tx, `rerun-failing-${runs.failing}`);
+        throw new Error("refused");
+      }, grouped),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected"]);
+    expect(runs).toEqual({ ok: 2, failing: 2 });
+    expect(alone.groupCommitStats().rerunOneByOne).toBe(1);
+    expect(await keysWritten("rerun-")).toEqual(["rerun-ok-2"]);
+  });
+
   test("a member that fails on a deadlock or serialization failure of its own runs again in a later batch", async () => {
     let attempts = 0;
     const txid = await db.transaction(async (tx) => {
@@ -131,7 +189,12 @@ describe("group commit (issue 20)", () => {
       Array.from({ length: 7 }, (_, i) => limited.transaction((tx) => write(tx, `bounded-${i}`), grouped)),
     );
     expect(txids.map((txid) => txids.indexOf(txid))).toEqual([0, 0, 0, 3, 3, 3, 6]);
-    expect(limited.groupCommitStats()).toEqual({ batches: 3, transactions: 7, largestBatch: 3 });
+    expect(limited.groupCommitStats()).toEqual({
+      batches: 3,
+      transactions: 7,
+      largestBatch: 3,
+      rerunOneByOne: 0,
+    });
   });
 
   test("with maxBatch 1 or an isolation level a grouped transaction runs on its own", async () => {
@@ -169,5 +232,16 @@ describe("the postings that are grouped", () => {
     ]);
     expect(stats().transactions - before).toBe(8);
     expect(await balanceOf(server, account)).toBe(6 * 100 + 15 + 2 * 1_000);
+  });
+
+  test("fundings of several accounts at once, some sharing an account, leave every balance at its exact sum", async () => {
+    const accounts = await Promise.all(Array.from({ length: 4 }, () => newAccount(server)));
+    const shared = accounts[0] as string;
+    await Promise.all([
+      ...accounts.map((account, i) => fund(server, account, 10 + i)),
+      ...Array.from({ length: 4 }, (_, i) => fund(server, shared, 1_000 * (i + 1))),
+    ]);
+    const balances = await Promise.all(accounts.map((account) => balanceOf(server, account)));
+    expect(balances).toEqual([10 + 10_000, 11, 12, 13]);
   });
 });

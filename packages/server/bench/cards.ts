@@ -1,6 +1,7 @@
 import type { Deps } from "../src/core/deps.js";
 import { JobRunner } from "../src/core/jobs/jobs.js";
 import { jobHandlers } from "../src/jobs.js";
+import { request } from "./http-client.js";
 import { type Measurement, measureFor } from "./measure.js";
 
 export interface CardBenchContext {
@@ -21,7 +22,7 @@ export interface CardFigures {
 export async function cardsBench(ctx: CardBenchContext, inFlight = 16): Promise<CardFigures> {
   const headers = { authorization: ctx.authorization, "content-type": "application/json" };
   const post = async (path: string, body: unknown) =>
-    fetch(`${ctx.base}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+    request(`${ctx.base}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
   const patch = await fetch(`${ctx.base}/config`, {
     method: "PATCH",
     headers,

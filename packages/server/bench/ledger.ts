@@ -1,5 +1,6 @@
 import type { Db } from "../src/core/db/db.js";
 import { withEndUserTerms } from "../test/customers/end-user-terms.js";
+import { request } from "./http-client.js";
 import { type Measurement, measureFor } from "./measure.js";
 
 export interface BenchContext {
@@ -78,7 +79,7 @@ export async function ledgerBench(ctx: BenchContext, largeCount: number): Promis
     return `${ctx.base}/internal-accounts/${accountId}/balance-changes?from=${from}&to=${to}&limit=200`;
   };
   const latency = (label: string, accountId: string, offset: (i: number) => number) =>
-    measureFor(label, { concurrency: 4 }, (i) => fetch(window(accountId, offset(i)), { headers }));
+    measureFor(label, { concurrency: 4 }, (i) => request(window(accountId, offset(i)), { headers }));
   const smallPage = await latency("200-row page, 10-change account", small, () => 0);
   const mediumPage = await latency("200-row page, 1,000-change account", medium, () => 0);
   const largePage = await latency(
@@ -94,9 +95,11 @@ export async function ledgerBench(ctx: BenchContext, largeCount: number): Promis
     `page ratio ${largeCount.toLocaleString("en-US")} / 1,000 changes (both 200 rows): p50 ${ratio(largePage.p50, mediumPage.p50)}, p99 ${ratio(largePage.p99, mediumPage.p99)}`,
   );
 
-  const healthz = await measureFor("GET /healthz", { concurrency: 16 }, () => fetch(`${ctx.origin}/healthz`));
+  const healthz = await measureFor("GET /healthz", { concurrency: 16 }, () =>
+    request(`${ctx.origin}/healthz`),
+  );
   const page = await measureFor("GET balance-changes, 200 rows (large account)", { concurrency: 16 }, (i) =>
-    fetch(window(large, (i * 104_729) % (largeCount - 1000)), { headers }),
+    request(window(large, (i * 104_729) % (largeCount - 1000)), { headers }),
   );
   console.log(
     `balance-changes req/s as a fraction of /healthz req/s: ${(page.perSecond / healthz.perSecond).toFixed(2)}`,

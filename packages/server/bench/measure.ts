@@ -1,3 +1,5 @@
+import type { BenchResponse } from "./http-client.js";
+
 export interface Measurement {
   name: string;
   count: number;
@@ -16,7 +18,7 @@ export interface Measurement {
 export const FIGURE_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
 /** What one worker sends next; `undefined` when it has nothing left (a clearing with no authorization). */
-export type Send = (i: number, worker: number) => Promise<Response> | undefined;
+export type Send = (i: number, worker: number) => Promise<BenchResponse> | undefined;
 
 /**
  * Keeps `concurrency` requests in flight for `seconds` (or until `maxCount` were sent, or every worker
@@ -61,7 +63,7 @@ export async function measure(
   name: string,
   count: number,
   concurrency: number,
-  send: (i: number) => Promise<Response>,
+  send: (i: number) => Promise<BenchResponse>,
   expectedStatus = 200,
 ): Promise<Measurement> {
   return measureFor(

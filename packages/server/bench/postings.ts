@@ -1,3 +1,4 @@
+import { request } from "./http-client.js";
 import { type Measurement, measureFor } from "./measure.js";
 import { newUsdAccount } from "./webhooks.js";
 
@@ -21,7 +22,7 @@ export async function postingsBench(ctx: ApiContext, inFlight = 16): Promise<Mea
   );
   const body = JSON.stringify({ amount: 1 });
   return measureFor("postings (POST sandbox fund)", { concurrency: inFlight }, (_i, worker) =>
-    fetch(`${ctx.base}/sandbox/internal-accounts/${accounts[worker]}/fund`, {
+    request(`${ctx.base}/sandbox/internal-accounts/${accounts[worker]}/fund`, {
       method: "POST",
       headers,
       body,

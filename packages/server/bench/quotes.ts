@@ -1,3 +1,4 @@
+import { request } from "./http-client.js";
 import { type Measurement, measureFor } from "./measure.js";
 import type { ApiContext } from "./postings.js";
 import { newUsdAccount } from "./webhooks.js";
@@ -30,7 +31,7 @@ export async function quotesBench(ctx: ApiContext, inFlight = 16): Promise<Measu
     { concurrency: inFlight, expectedStatus: 201 },
     (_i, worker) => {
       const pair = pairs[worker];
-      return fetch(`${ctx.base}/quotes`, {
+      return request(`${ctx.base}/quotes`, {
         method: "POST",
         headers,
         body: JSON.stringify({

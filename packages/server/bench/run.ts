@@ -10,6 +10,7 @@ import { createPlatform } from "../src/platform-config/platforms.js";
 import { withEndUserTerms } from "../test/customers/end-user-terms.js";
 import { cardsBench } from "./cards.js";
 import { commitLoop16, measureCeilings } from "./ceilings.js";
+import { request } from "./http-client.js";
 import { jsonReport } from "./json-report.js";
 import { ledgerBench } from "./ledger.js";
 import { type Measurement, measureFor } from "./measure.js";
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
   const ids: string[] = [];
   keep(
     await measureFor("POST /customers (+2 accounts)", { concurrency: 8, expectedStatus: 201 }, async (i) => {
-      const res = await fetch(`${base}/customers`, {
+      const res = await request(`${base}/customers`, {
         method: "POST",
         headers: json,
         body: JSON.stringify({
@@ -80,12 +81,12 @@ async function main(): Promise<void> {
   );
   keep(
     await measureFor("GET /customers/{id}", { concurrency: 16 }, (i) =>
-      fetch(`${base}/customers/${ids[i % ids.length]}`, { headers: { authorization } }),
+      request(`${base}/customers/${ids[i % ids.length]}`, { headers: { authorization } }),
     ),
   );
   keep(
     await measureFor("GET /customers?limit=20", { concurrency: 8 }, () =>
-      fetch(`${base}/customers?limit=20`, { headers: { authorization } }),
+      request(`${base}/customers?limit=20`, { headers: { authorization } }),
     ),
   );
   const postings = keep(await postingsBench({ base, authorization }));
@@ -101,10 +102,10 @@ async function main(): Promise<void> {
   // Last: ten wrong secrets lock the client id and this address out for 60 s (issue 16 item 8), so the
   // steady state of a guessing client is the 429, answered before any credential is checked.
   const badSecret = { authorization: `Basic ${Buffer.from(`${token.clientId}:x`).toString("base64")}` };
-  for (let i = 0; i < 10; i++) await fetch(`${base}/customers`, { headers: badSecret });
+  for (let i = 0; i < 10; i++) await request(`${base}/customers`, { headers: badSecret });
   keep(
     await measureFor("429 (bad secret, locked out)", { concurrency: 16, expectedStatus: 429 }, () =>
-      fetch(`${base}/customers`, { headers: badSecret }),
+      request(`${base}/customers`, { headers: badSecret }),
     ),
   );
   await (thread ? thread.close() : app?.close());

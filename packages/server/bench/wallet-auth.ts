@@ -1,6 +1,7 @@
 import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import type { Db } from "../src/core/db/db.js";
 import { newId } from "../src/core/ids.js";
+import { request } from "./http-client.js";
 import { type Measurement, measureFor } from "./measure.js";
 
 export interface WalletAuthBenchContext {
@@ -93,10 +94,10 @@ export async function walletAuthBench(ctx: WalletAuthBenchContext, inFlight = 16
       const wallet = wallets[worker] as Wallet;
       const url = `${ctx.base}/internal-accounts/${wallet.accountId}`;
       const body = JSON.stringify({ privateEnabled: i % 2 === 0 });
-      const first = await fetch(url, { method: "PATCH", headers, body });
+      const first = await request(url, { method: "PATCH", headers, body });
       if (first.status !== 202) return first;
       const challenge = (await first.json()) as { payloadToSign: string; requestId: string };
-      return fetch(url, {
+      return request(url, {
         method: "PATCH",
         headers: {
           ...headers,

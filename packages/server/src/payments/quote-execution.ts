@@ -32,12 +32,17 @@ export async function createQuote(
   if (body.destination.destinationType === "UMA_ADDRESS" && uma)
     return createUmaQuote(deps, caller, body, gates, uma);
   const request = checkQuoteRequest(body);
-  return deps.db.transaction(async (tx) => {
-    const now = nowFor(deps, caller);
-    const quote = await createQuoteIn(tx, deps, caller, request, now);
-    if (!request.immediatelyExecute) return toQuote(quote, now);
-    return toQuote(await executeQuote(tx, { deps, caller, now, gates }, quote), now);
-  });
+  return deps.db.transaction(
+    async (tx) => {
+      const now = nowFor(deps, caller);
+      const quote = await createQuoteIn(tx, deps, caller, request, now);
+      if (!request.immediatelyExecute) return toQuote(quote, now);
+      return toQuote(await executeQuote(tx, { deps, caller, now, gates }, quote), now);
+    },
+    // An immediate execution shares its commit with other postings (core/db/group-commit.ts): the accounts
+    // it locks are claimed by the ledger, and the daily volume counter is added to and checked in SQL.
+    { grouped: request.immediatelyExecute === true },
+  );
 }
 
 /**

@@ -194,6 +194,7 @@ describe("group commit (issue 20)", () => {
       transactions: 7,
       largestBatch: 3,
       rerunOneByOne: 0,
+      retried: 0,
     });
   });
 

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { Db } from "../../src/core/db/db.js";
+import type { GroupCommitStats } from "../../src/core/db/group-commit.js";
 import { withEndUserTerms } from "../customers/end-user-terms.js";
 import type { Credentials, TestServer } from "../harness.js";
 
@@ -96,29 +97,37 @@ export async function tokenWith(server: TestServer, permissions: string[]): Prom
 }
 
 /**
- * Counts transaction bodies run beyond the first attempt: `Db.transaction` retries on deadlock and
- * serialization failure, so a deadlock would otherwise pass unnoticed. `wrap` goes to
+ * Counts transactions retried after a deadlock or serialization failure (`Db.transaction` retries those,
+ * so a deadlock would otherwise pass unnoticed): bodies run beyond their first attempt, and for transactions
+ * that share commits the group commit's own count (core/db/group-commit.ts), because a batch whose members
+ * share an account runs them again one by one, which is no retry. `wrap` goes to
  * `startServer({ wrapDb })`; `measure` counts the retries of the app's transactions during `work`.
  */
 export function retryCounter() {
   // Counted per call, so a transaction still in flight when `measure` ends (the job runner's) adds nothing.
   let retries = 0;
+  let grouping: { groupCommitStats(): GroupCommitStats } | undefined;
+  const groupRetries = () => grouping?.groupCommitStats().retried ?? 0;
   return {
-    wrap: (db: Db): Db => ({
-      ...db,
-      transaction: (fn, options) => {
-        let attempts = 0;
-        return db.transaction((tx) => {
-          attempts += 1;
-          if (attempts > 1) retries += 1;
-          return fn(tx);
-        }, options);
-      },
-    }),
+    wrap: (db: Db): Db => {
+      if ("groupCommitStats" in db) grouping = db as Db & { groupCommitStats(): GroupCommitStats };
+      return {
+        ...db,
+        transaction: (fn, options) => {
+          let attempts = 0;
+          return db.transaction((tx) => {
+            attempts += 1;
+            if (attempts > 1 && !options?.grouped) retries += 1;
+            return fn(tx);
+          }, options);
+        },
+      };
+    },
     async measure<T>(work: () => Promise<T>): Promise<{ result: T; retries: number }> {
       retries = 0;
+      const groupedBefore = groupRetries();
       const result = await work();
-      return { result, retries };
+      return { result, retries: retries + groupRetries() - groupedBefore };
     },
   };
 }

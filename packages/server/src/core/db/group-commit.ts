@@ -19,15 +19,17 @@ export interface GroupCommitSettings {
 }
 
 /**
- * Commit groups formed so far, for /metrics and tests: how many, how many transactions they carried, and how
+ * Commit groups formed so far, for /metrics and tests: how many, how many transactions they carried, how
  * many batches of several members had to run again one member after another (a member failed, or two
- * claimed one row).
+ * claimed one row), and how many times a batch or a member was retried after a deadlock or serialization
+ * failure.
  */
 export interface GroupCommitStats {
   batches: number;
   transactions: number;
   largestBatch: number;
   rerunOneByOne: number;
+  retried: number;
 }
 
 /** What a member wrote for COMMIT to carry, and its answer, when the batch's members ran side by side. */
@@ -92,7 +94,13 @@ export function groupCommitting<D extends Db>(
   settings: GroupCommitSettings,
 ): D & { groupCommitStats(): GroupCommitStats } {
   const waiting: Waiting[] = [];
-  const stats: GroupCommitStats = { batches: 0, transactions: 0, largestBatch: 0, rerunOneByOne: 0 };
+  const stats: GroupCommitStats = {
+    batches: 0,
+    transactions: 0,
+    largestBatch: 0,
+    rerunOneByOne: 0,
+    retried: 0,
+  };
   let open = 0;
   let scheduled = false;
 
@@ -102,8 +110,10 @@ export function groupCommitting<D extends Db>(
    * none of the batch's writes exist).
    */
   const runAlongside = async (batch: Waiting[]): Promise<Outcome[] | undefined> => {
+    let attempts = 0;
     try {
       return await base.transaction(async (tx) => {
+        if (++attempts > 1) stats.retried += 1;
         const claims: Claims = new Map();
         const ran = await Promise.allSettled(batch.map((member) => member.alongside(tx, claims)));
         const failed = ran.find((outcome) => outcome.status === "rejected");
@@ -121,13 +131,16 @@ export function groupCommitting<D extends Db>(
   };
 
   /** The batch's members one after another, each under its own savepoint: a failure stays with its member. */
-  const runOneByOne = (batch: Waiting[]): Promise<Outcome[]> =>
-    base.transaction(async (tx) => {
+  const runOneByOne = (batch: Waiting[]): Promise<Outcome[]> => {
+    let attempts = 0;
+    return base.transaction(async (tx) => {
+      if (++attempts > 1) stats.retried += 1;
       const stepped: Stepped[] = [];
       for (const [index, member] of batch.entries()) stepped.push(await member.step(tx, `member_${index}`));
       await Promise.all(stepped.map((member) => member.released));
       return stepped.map((member) => member.outcome);
     });
+  };
 
   const runBatch = async (batch: Waiting[]): Promise<void> => {
     stats.batches += 1;
@@ -149,6 +162,7 @@ export function groupCommitting<D extends Db>(
       if (outcome.ok) member.resolve(outcome.value);
       else if (isRetryable(outcome.error) && member.attempts < MAX_ATTEMPTS) {
         member.attempts += 1;
+        stats.retried += 1;
         waiting.push(member);
       } else member.reject(outcome.error);
     }

@@ -1,4 +1,4 @@
-import type { Executor, Tx } from "../core/db/db.js";
+import type { Tx } from "../core/db/db.js";
 import { claimRowsInBatch } from "../core/db/group-commit.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
 
@@ -45,24 +45,6 @@ export async function lockAccountUnlessRuleBased(
     [platformId, id],
   );
   return row;
-}
-
-/** The account's balance and change count just before (effectiveAt, id): the last change's running values. */
-export async function positionBefore(
-  db: Executor,
-  accountId: string,
-  effectiveAt: Date,
-  id: string | null,
-): Promise<{ balance: number; count: number }> {
-  const [row] = await db.query<{ balance_after: number; count_after: number }>(
-    id === null
-      ? `SELECT balance_after, count_after FROM balance_changes WHERE account_id = $1 AND effective_at < $2
-         ORDER BY effective_at DESC, id DESC LIMIT 1`
-      : `SELECT balance_after, count_after FROM balance_changes WHERE account_id = $1 AND (effective_at, id) < ($2, $3)
-         ORDER BY effective_at DESC, id DESC LIMIT 1`,
-    id === null ? [accountId, effectiveAt] : [accountId, effectiveAt, id],
-  );
-  return { balance: row?.balance_after ?? 0, count: row?.count_after ?? 0 };
 }
 
 /** The change's place in its account's order, as CTEs over parameters $1-$9 (see insertBalanceChange). */

@@ -6,7 +6,6 @@ import { parseId } from "../core/ids.js";
 import { currency, money } from "../core/money.js";
 import { findAccountOrThrow } from "../customers/accounts.js";
 import type { InternalAccountRow } from "../customers/accounts-store.js";
-import { positionBefore } from "../ledger/store.js";
 import { assertWindowClosed } from "./availability.js";
 import { recordStatementFetch } from "./receipts.js";
 import {
@@ -69,13 +68,17 @@ export async function listBalanceChanges(
   const after = await cursorPosition(deps, window, query.cursor);
   assertWindowClosed(to, now, deps.settlementLagMs, "window end");
   const limit = query.limit ?? BALANCE_CHANGES_DEFAULT_LIMIT;
-  // Balances and change counts at both ends are running values on the ledger rows: two index lookups,
-  // so neither the balances nor totalCount cost more on a long history.
-  const [page, start, end] = await Promise.all([
-    store.pageOfChangesAsJson(deps.db, window, after, limit, JSON.stringify(currency(account.currency))),
-    positionBefore(deps.db, account.id, from, null),
-    positionBefore(deps.db, account.id, to, null),
-  ]);
+  // Balances and change counts at both ends are running values on the ledger rows: two index lookups in
+  // the page's statement, so neither the balances nor totalCount cost more on a long history.
+  const page = await store.pageOfChangesAsJson(
+    deps.db,
+    window,
+    after,
+    limit,
+    JSON.stringify(currency(account.currency)),
+  );
+  const start = { balance: page.start_balance ?? 0, count: page.start_count ?? 0 };
+  const end = { balance: page.end_balance ?? 0, count: page.end_count ?? 0 };
   const period = exactChicagoMonth(from, to);
   if (period) await recordStatementFetch(deps, account, period, now);
   return windowJson(account, { from, to, page, limit, counted: end.count - start.count, start, end });

@@ -38,13 +38,24 @@ export interface JsonPage {
   last_id: string | null;
   /** The page's changes as comma-separated JSON objects, in feed order. */
   data: string;
+  /** The account's running balance and change count before `from` and before `to` (null: no change yet). */
+  start_balance: number | null;
+  start_count: number | null;
+  end_balance: number | null;
+  end_count: number | null;
 }
+
+/** The running balance and count of the account's last change before an instant: one index lookup. */
+const positionBefore = (instant: string) =>
+  `LEFT JOIN LATERAL (
+     SELECT balance_after, count_after FROM balance_changes WHERE account_id = $1 AND effective_at < ${instant}
+     ORDER BY effective_at DESC, id DESC LIMIT 1) AS before_${instant.slice(1)} ON true`;
 
 /**
  * pageOfChanges with the page's changes written as JSON by the database, so a 200-row page reaches the
  * client without being decoded into rows and encoded again (the page was CPU-bound in Node: issue 20).
  * Each element is what statements/schemas.ts BalanceChange describes; `currencyJson` is the account's
- * currency object.
+ * currency object. The window's opening and closing positions come in the same statement (one round trip).
  */
 export async function pageOfChangesAsJson(
   db: Executor,
@@ -67,16 +78,22 @@ export async function pageOfChangesAsJson(
      ), numbered AS (
        SELECT page.*, row_number() OVER (ORDER BY effective_at, id) AS k FROM page
      )
-     SELECT count(*)::int8 AS fetched,
-            max(id) FILTER (WHERE k = $4::int8) AS last_id,
-            COALESCE(string_agg(
-              '{"id":' || to_json(id)::text
-              || ',"amount":{"amount":' || amount::text || ',"currency":' || $5::text || '}'
-              || ',"fee":{"amount":' || fee::text || ',"currency":' || $5::text || '}'
-              || ',"transactionId":' || COALESCE(to_json(transaction_id)::text, 'null')
-              || ',"effectiveAt":"' || to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}',
-              ',' ORDER BY k) FILTER (WHERE k <= $4::int8), '') AS data
-     FROM numbered`,
+     SELECT page_json.*,
+            before_2.balance_after AS start_balance, before_2.count_after AS start_count,
+            before_3.balance_after AS end_balance, before_3.count_after AS end_count
+     FROM (
+       SELECT count(*)::int8 AS fetched,
+              max(id) FILTER (WHERE k = $4::int8) AS last_id,
+              COALESCE(string_agg(
+                '{"id":' || to_json(id)::text
+                || ',"amount":{"amount":' || amount::text || ',"currency":' || $5::text || '}'
+                || ',"fee":{"amount":' || fee::text || ',"currency":' || $5::text || '}'
+                || ',"transactionId":' || COALESCE(to_json(transaction_id)::text, 'null')
+                || ',"effectiveAt":"' || to_char(effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}',
+                ',' ORDER BY k) FILTER (WHERE k <= $4::int8), '') AS data
+       FROM numbered) AS page_json
+     ${positionBefore("$2")}
+     ${positionBefore("$3")}`,
     params,
   );
   if (!page) throw new Error("the page query answered no row");

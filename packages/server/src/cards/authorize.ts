@@ -114,115 +114,110 @@ export async function openCardTransaction(
   request: OpeningRequest,
   policy: UnderfundedPolicy,
 ): Promise<SimulationResult> {
-  return deps.db.transaction(
-    async (tx) => {
-      const { card, cardholder } = await findCardAndCardholderOrThrow(tx, caller, rawCardId, true);
-      if (request.currencyCode !== undefined && request.currencyCode !== card.currency)
-        throw invalidField("currency.code", `must be the card's currency ${card.currency}`);
-      const now = nowFor(deps, caller);
-      const { eligible, all, locked } = await eligibleSources(tx, card);
-      const reason = declineReason(card, request, eligible, policy);
-      const debit = isDebit(request.message);
-      const account =
-        (debit ? eligible.find((a) => available(a) >= request.amount) : undefined) ?? eligible[0] ?? all[0];
-      if (!account) throw new Error(`card ${card.id} has no funding source row`);
-      const row: CardTransactionRow = {
-        id: newId("CardTransaction"),
-        platform_id: card.platform_id,
-        card_id: card.id,
-        account_id: account.id,
-        customer_id: card.cardholder_id,
-        issuer_transaction_token: newIssuerToken(),
-        status: reason ? "DECLINED" : "AUTHORIZED",
-        direction: debit ? "DEBIT" : "CREDIT",
-        merchant: request.merchant,
-        currency: card.currency,
-        authorized_amount: request.amount,
-        hold_amount: 0,
-        settled_amount: null,
-        refunded_amount: null,
-        original_transaction_id: null,
-        card_declined_reason: reason,
-        sandbox_outcome: null,
-        pull_count: 0,
-        pull_total: 0,
-        pull_pending_count: 0,
-        settlement_count: 0,
-        settlement_total: 0,
-        refund_count: 0,
-        refund_total: 0,
-        authorized_at: now,
-        last_event_at: now,
-        created_at: now,
-        updated_at: now,
-      };
-      if (reason) {
-        await insertAndAnnounce(tx, row, now, true, cardholder);
-        return simulationResult(row);
-      }
-      if (
-        request.message === "FINANCIAL_AUTHORIZATION" ||
-        request.message === "FINANCIAL_CREDIT_AUTHORIZATION"
-      ) {
-        // Single message: approval and clearing together, one event for the settled row. Its clearing is
-        // its first, so a `006` descriptor ends it in EXCEPTION with the debit posted (conventions §6.5).
-        if (
-          request.message === "FINANCIAL_AUTHORIZATION" &&
-          sandboxSuffix(request.merchant.descriptor) === "006"
-        )
-          row.sandbox_outcome = "EXCEPTION_ON_CLEARING";
-        await insertAndAnnounce(tx, row, now, false);
-        await applyClearing(tx, deps, row, { amount: request.amount, now, effectiveAt: now }, cardholder);
-        return simulationResult(row);
-      }
-      const suffix = sandboxSuffix(request.merchant.descriptor);
-      if (request.message === "AUTHORIZATION" && request.amount > 0) {
-        if (suffix === "005") {
-          // The funding pull lands later; AUTHORIZED fires then (transaction-jobs.ts).
-          row.pull_pending_count = 1;
-          await scheduleJob(
-            tx,
-            {
-              platformId: row.platform_id,
-              kind: LAND_DELAYED_PULL,
-              payload: { cardTransactionId: row.id },
-              runAt: new Date(now.getTime() + DELAYED_PULL_MS),
-              now,
-            },
-            { withCommit: true },
-          );
-        } else {
-          row.hold_amount = request.amount;
-          row.pull_count = 1;
-          row.pull_total = request.amount;
-        }
-        if (suffix === "006") row.sandbox_outcome = "EXCEPTION_ON_CLEARING";
-      }
-      // The row and its hold need nothing from each other: one round trip; the expiry goes with the commit.
-      await together(
-        insertAndAnnounce(tx, row, now, row.pull_pending_count === 0, cardholder),
-        postCardMoney(tx, deps, {
-          platformId: row.platform_id,
-          now,
-          holds: [{ accountId: row.account_id, delta: row.hold_amount }],
-          locked,
-        }),
-      );
-      await scheduleJob(
-        tx,
-        {
-          platformId: row.platform_id,
-          kind: EXPIRE_AUTHORIZATION,
-          payload: { cardTransactionId: row.id },
-          runAt: new Date(now.getTime() + AUTHORIZATION_TTL_MS),
-          now,
-        },
-        { withCommit: true },
-      );
+  return deps.db.transaction(async (tx) => {
+    const { card, cardholder } = await findCardAndCardholderOrThrow(tx, caller, rawCardId, true);
+    if (request.currencyCode !== undefined && request.currencyCode !== card.currency)
+      throw invalidField("currency.code", `must be the card's currency ${card.currency}`);
+    const now = nowFor(deps, caller);
+    const { eligible, all, locked } = await eligibleSources(tx, card);
+    const reason = declineReason(card, request, eligible, policy);
+    const debit = isDebit(request.message);
+    const account =
+      (debit ? eligible.find((a) => available(a) >= request.amount) : undefined) ?? eligible[0] ?? all[0];
+    if (!account) throw new Error(`card ${card.id} has no funding source row`);
+    const row: CardTransactionRow = {
+      id: newId("CardTransaction"),
+      platform_id: card.platform_id,
+      card_id: card.id,
+      account_id: account.id,
+      customer_id: card.cardholder_id,
+      issuer_transaction_token: newIssuerToken(),
+      status: reason ? "DECLINED" : "AUTHORIZED",
+      direction: debit ? "DEBIT" : "CREDIT",
+      merchant: request.merchant,
+      currency: card.currency,
+      authorized_amount: request.amount,
+      hold_amount: 0,
+      settled_amount: null,
+      refunded_amount: null,
+      original_transaction_id: null,
+      card_declined_reason: reason,
+      sandbox_outcome: null,
+      pull_count: 0,
+      pull_total: 0,
+      pull_pending_count: 0,
+      settlement_count: 0,
+      settlement_total: 0,
+      refund_count: 0,
+      refund_total: 0,
+      authorized_at: now,
+      last_event_at: now,
+      created_at: now,
+      updated_at: now,
+    };
+    if (reason) {
+      await insertAndAnnounce(tx, row, now, true, cardholder);
       return simulationResult(row);
-    },
-    // Shares its commit with other card transactions and postings (core/db/group-commit.ts): the card and its
-    // funding accounts are claimed before they are locked.
-    { grouped: true },
-  );
+    }
+    if (
+      request.message === "FINANCIAL_AUTHORIZATION" ||
+      request.message === "FINANCIAL_CREDIT_AUTHORIZATION"
+    ) {
+      // Single message: approval and clearing together, one event for the settled row. Its clearing is
+      // its first, so a `006` descriptor ends it in EXCEPTION with the debit posted (conventions §6.5).
+      if (
+        request.message === "FINANCIAL_AUTHORIZATION" &&
+        sandboxSuffix(request.merchant.descriptor) === "006"
+      )
+        row.sandbox_outcome = "EXCEPTION_ON_CLEARING";
+      await insertAndAnnounce(tx, row, now, false);
+      await applyClearing(tx, deps, row, { amount: request.amount, now, effectiveAt: now }, cardholder);
+      return simulationResult(row);
+    }
+    const suffix = sandboxSuffix(request.merchant.descriptor);
+    if (request.message === "AUTHORIZATION" && request.amount > 0) {
+      if (suffix === "005") {
+        // The funding pull lands later; AUTHORIZED fires then (transaction-jobs.ts).
+        row.pull_pending_count = 1;
+        await scheduleJob(
+          tx,
+          {
+            platformId: row.platform_id,
+            kind: LAND_DELAYED_PULL,
+            payload: { cardTransactionId: row.id },
+            runAt: new Date(now.getTime() + DELAYED_PULL_MS),
+            now,
+          },
+          { withCommit: true },
+        );
+      } else {
+        row.hold_amount = request.amount;
+        row.pull_count = 1;
+        row.pull_total = request.amount;
+      }
+      if (suffix === "006") row.sandbox_outcome = "EXCEPTION_ON_CLEARING";
+    }
+    // The row and its hold need nothing from each other: one round trip; the expiry goes with the commit.
+    await together(
+      insertAndAnnounce(tx, row, now, row.pull_pending_count === 0, cardholder),
+      postCardMoney(tx, deps, {
+        platformId: row.platform_id,
+        now,
+        holds: [{ accountId: row.account_id, delta: row.hold_amount }],
+        locked,
+      }),
+    );
+    await scheduleJob(
+      tx,
+      {
+        platformId: row.platform_id,
+        kind: EXPIRE_AUTHORIZATION,
+        payload: { cardTransactionId: row.id },
+        runAt: new Date(now.getTime() + AUTHORIZATION_TTL_MS),
+        now,
+      },
+      { withCommit: true },
+    );
+    return simulationResult(row);
+  });
 }

@@ -102,22 +102,18 @@ export async function clearCardTransaction(
   // effectiveAt is a body check: 400 before the card's 404 and the row's 409 (conventions §1.7).
   const now = nowFor(deps, caller);
   const effectiveAt = effectiveAtOf(deps, now, body.effectiveAt);
-  return deps.db.transaction(
-    async (tx) => {
-      // Both reads in one round trip; the card's 404 still comes first (it is the first to fail).
-      const [{ card, cardholder }, found] = await together(
-        findCardAndCardholderOrThrow(tx, caller, rawCardId),
-        lockCardTransaction(tx, caller, body.cardTransactionId),
+  return deps.db.transaction(async (tx) => {
+    // Both reads in one round trip; the card's 404 still comes first (it is the first to fail).
+    const [{ card, cardholder }, found] = await together(
+      findCardAndCardholderOrThrow(tx, caller, rawCardId),
+      lockCardTransaction(tx, caller, body.cardTransactionId),
+    );
+    const row = cardTransactionOfCard(card, body.cardTransactionId, found);
+    if (row.status !== "AUTHORIZED" && row.status !== "PARTIALLY_SETTLED")
+      throw precondition(
+        `Card transaction ${row.id} is ${row.status}; a clearing needs AUTHORIZED or PARTIALLY_SETTLED.`,
       );
-      const row = cardTransactionOfCard(card, body.cardTransactionId, found);
-      if (row.status !== "AUTHORIZED" && row.status !== "PARTIALLY_SETTLED")
-        throw precondition(
-          `Card transaction ${row.id} is ${row.status}; a clearing needs AUTHORIZED or PARTIALLY_SETTLED.`,
-        );
-      await applyClearing(tx, deps, row, { amount: body.amount, now, effectiveAt }, cardholder);
-      return simulationResult(row);
-    },
-    // Shares its commit with other card transactions and postings (core/db/group-commit.ts).
-    { grouped: true },
-  );
+    await applyClearing(tx, deps, row, { amount: body.amount, now, effectiveAt }, cardholder);
+    return simulationResult(row);
+  });
 }

@@ -1,5 +1,4 @@
 import type { Executor, Tx } from "../core/db/db.js";
-import { claimRowsInBatch } from "../core/db/group-commit.js";
 import { listPage, type PageRequest, type PageResult } from "../core/http/pagination.js";
 import type { CardStatus, PinStatus } from "./schemas.js";
 
@@ -88,16 +87,12 @@ export async function updateCard(tx: Tx, row: CardRow): Promise<void> {
   );
 }
 
-/** The claim a grouped transaction makes on a card before locking it (core/db/group-commit.ts). */
-const cardClaim = (id: string) => `cards:${id}`;
-
 export async function findCard(
   db: Executor,
   platformId: string,
   id: string,
   lock = false,
 ): Promise<CardRow | undefined> {
-  if (lock) claimRowsInBatch([cardClaim(id)]);
   const [row] = await db.query<CardRow>(
     `SELECT * FROM cards WHERE platform_id = $1 AND id = $2${lock ? " FOR UPDATE" : ""}`,
     [platformId, id],
@@ -117,7 +112,6 @@ export async function findCardWithCardholder(
   id: string,
   lock = false,
 ): Promise<{ card: CardRow; cardholder: Cardholder } | undefined> {
-  if (lock) claimRowsInBatch([cardClaim(id)]);
   const [row] = await db.query<CardRow & { cardholder_platform_customer_id: string | null }>(
     `SELECT c.*, h.platform_customer_id AS cardholder_platform_customer_id
      FROM cards c JOIN customers h ON h.id = c.cardholder_id

@@ -1,5 +1,4 @@
 import type { Executor, Tx } from "../core/db/db.js";
-import { claimRowsInBatch } from "../core/db/group-commit.js";
 import type { CardDeclinedReason, CardTransactionStatus, Merchant } from "./schemas.js";
 
 export interface CardTransactionRow {
@@ -92,8 +91,6 @@ export async function findCardTransaction(
   id: string,
   lock = false,
 ): Promise<(CardTransactionRow & { platform_customer_id: string | null }) | undefined> {
-  // A grouped transaction claims the row before locking it (core/db/group-commit.ts).
-  if (lock) claimRowsInBatch([`card_transactions:${id}`]);
   const [row] = await db.query<CardTransactionRow & { platform_customer_id: string | null }>(
     lock
       ? "SELECT t.*, NULL::text AS platform_customer_id FROM card_transactions t WHERE t.platform_id = $1 AND t.id = $2 FOR UPDATE"

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openCardTransaction } from "../../src/cards/authorize.js";
-import type { Db } from "../../src/core/db/db.js";
-import type { GroupCommitStats } from "../../src/core/db/group-commit.js";
 import type { Caller } from "../../src/core/http/context.js";
 import type { Credentials, TestClient, TestServer } from "../harness.js";
 import { startServer } from "../harness.js";
@@ -97,33 +95,6 @@ describe("concurrent authorizations (sandbox)", () => {
       expect(await balances(client, holder.accountId)).toEqual({ balance: 300, totalBalance: 1_000 });
     },
   );
-
-  test("authorizations of two cards drawing on one account share a commit, and run one after the other in it", async () => {
-    const { holder, cardId } = await fundedCard(server, client, 1_000);
-    const second = await activeCard(server, client, holder);
-    const caller: Caller = {
-      platformId: platform.platformId,
-      tokenId: platform.tokenId,
-      permissions: ["VIEW", "TRANSACT", "MANAGE"],
-      environment: "SANDBOX",
-      clockOffsetMs: 0,
-    };
-    const stats = () => (server.deps.db as Db & { groupCommitStats(): GroupCommitStats }).groupCommitStats();
-    const before = stats();
-    const request = { message: "AUTHORIZATION" as const, amount: 700, currencyCode: "USD", merchant: SHOP };
-    // Asked for in one turn of the event loop: one batch, whose members both claim the funding account.
-    const results = await Promise.all(
-      [cardId, second.id].map((id) => openCardTransaction(server.deps, caller, id, request, "DECLINE")),
-    );
-    const after = stats();
-    expect(after.batches - before.batches).toBe(1);
-    expect(after.transactions - before.transactions).toBe(2);
-    expect(after.rerunOneByOne - before.rerunOneByOne).toBe(1);
-    const statuses = await Promise.all(
-      results.map(async (r) => (await cardTransaction(client, r.cardTransactionId)).status),
-    );
-    expect(statuses.sort()).toEqual(["AUTHORIZED", "DECLINED"]);
-  });
 
   test("eight authorizations of 300 on 1,000 across four cards: exactly three are approved", async () => {
     const { holder, cardId } = await fundedCard(server, client, 1_000);
